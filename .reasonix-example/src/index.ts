@@ -1,0 +1,3 @@
+export { Queue, sortedByPriority } from "./queue.js";
+export { byPriority, type Prioritized } from "./priority.js";
+export { drainAll } from "./drain.js";

@@ -1,0 +1,73 @@
+"""reasonlessons: learn a repository from coding-agent sessions, and forget what is no longer true.
+
+The public API is re-exported here lazily, so that `import reasonlessons` stays cheap on the
+per-turn path (recall, hooks) and heavy modules load only when used.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+__version__ = "0.1.0"
+
+_EXPORTS = {
+    "Lesson": "reasonlessons.lesson",
+    "check_name": "reasonlessons.lesson",
+    "Locations": "reasonlessons.locations",
+    "LessonStore": "reasonlessons.store",
+    "Scan": "reasonlessons.store",
+    "BadEntry": "reasonlessons.store",
+    "read_lesson": "reasonlessons.lessonfile",
+    "render_lesson": "reasonlessons.lessonfile",
+    "validate": "reasonlessons.validate",
+    "ReasonLessonsError": "reasonlessons.errors",
+    "UsageError": "reasonlessons.errors",
+    "LessonFileError": "reasonlessons.errors",
+    "LessonNotFoundError": "reasonlessons.errors",
+    "LessonExistsError": "reasonlessons.errors",
+    "StoreWriteError": "reasonlessons.errors",
+}
+
+__all__ = [
+    "BadEntry",
+    "LessonExistsError",
+    "LessonFileError",
+    "LessonNotFoundError",
+    "LessonStore",
+    "Lesson",
+    "Locations",
+    "ReasonLessonsError",
+    "Scan",
+    "StoreWriteError",
+    "UsageError",
+    "__version__",
+    "check_name",
+    "read_lesson",
+    "render_lesson",
+    "validate",
+]
+
+if TYPE_CHECKING:
+    from reasonlessons.errors import (
+        LessonExistsError,
+        LessonFileError,
+        LessonNotFoundError,
+        ReasonLessonsError,
+        StoreWriteError,
+        UsageError,
+    )
+    from reasonlessons.lesson import Lesson, check_name
+    from reasonlessons.lessonfile import read_lesson, render_lesson
+    from reasonlessons.locations import Locations
+    from reasonlessons.store import BadEntry, LessonStore, Scan
+    from reasonlessons.validate import validate
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'reasonlessons' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value

@@ -1,0 +1,84 @@
+"""Atomic file writes and the inter-process lock around store mutations (the one filelock user)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+from reasonlessons.errors import StoreWriteError
+
+# Long enough for a slow disk under 16 writers, short enough that a wedged lock is reported.
+LOCK_TIMEOUT_SECONDS = 30.0
+
+
+def write_atomic(path: Path, data: bytes, *, mode: int = 0o644) -> None:
+    """Write `data` to `path` so that readers see the old bytes or the new bytes, never a mix."""
+    directory = path.parent
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    except OSError as exc:
+        raise StoreWriteError(
+            f"cannot write in {directory}: {exc.strerror or exc}; "
+            "check that the directory exists and is writable"
+        ) from exc
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp_name, mode)
+        os.replace(tmp_name, path)
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp_name)
+        if isinstance(exc, OSError):
+            raise StoreWriteError(
+                f"cannot write {path}: {exc.strerror or exc}; check permissions and free space"
+            ) from exc
+        raise
+    _fsync_dir(directory)
+
+
+def _fsync_dir(directory: Path) -> None:
+    # The rename is only durable once the directory entry is flushed; best effort off POSIX.
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:  # pragma: no cover (platforms without directory fds)
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # pragma: no cover (filesystems that refuse fsync on dirs)
+        pass
+    finally:
+        os.close(fd)
+
+
+@contextlib.contextmanager
+def locked(lock_path: Path, *, timeout: float = LOCK_TIMEOUT_SECONDS) -> Iterator[None]:
+    """Hold an exclusive inter-process lock on `lock_path` for the duration of the block."""
+    import filelock
+
+    try:
+        lock_path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StoreWriteError(
+            f"cannot create {lock_path.parent}: {exc.strerror or exc}; check permissions"
+        ) from exc
+    lock = filelock.FileLock(str(lock_path), timeout=timeout)
+    try:
+        lock.acquire()
+    except filelock.Timeout as exc:
+        raise StoreWriteError(
+            f"another reasonlessons process holds {lock_path} for more than {timeout:.0f}s; "
+            "wait for it to finish, or delete the lock file if no such process is running"
+        ) from exc
+    except OSError as exc:
+        raise StoreWriteError(f"cannot lock {lock_path}: {exc.strerror or exc}; check permissions") from exc
+    try:
+        yield
+    finally:
+        lock.release()

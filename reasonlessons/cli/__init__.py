@@ -1,0 +1,48 @@
+"""The command line: a thin Typer layer over the library; errors become exit codes here, and only here."""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING
+
+from reasonlessons.constants import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK
+
+if TYPE_CHECKING:
+    import typer
+
+
+def run(argv: list[str] | None = None) -> int:
+    """Run one command line and return its exit code (SPEC §5)."""
+    from reasonlessons.errors import ReasonLessonsError
+
+    app = build_app()
+    try:
+        app(args=argv, prog_name="reasonlessons")
+    except SystemExit as exc:
+        return _code(exc.code)
+    except ReasonLessonsError as exc:
+        sys.stderr.write(f"reasonlessons: error: {exc}\n")
+        return exc.exit_code
+    except KeyboardInterrupt:
+        sys.stderr.write("reasonlessons: interrupted\n")
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:  # pragma: no cover (reader went away, e.g. `| head`)
+        return EXIT_OK
+    return EXIT_OK
+
+
+def build_app() -> typer.Typer:
+    """Import every command module (each registers itself) and return the app."""
+    from reasonlessons.cli import lessons  # noqa: F401
+    from reasonlessons.cli.app import app
+
+    return app
+
+
+def _code(code: object) -> int:
+    if code is None:
+        return EXIT_OK
+    if isinstance(code, int):
+        return code
+    sys.stderr.write(f"{code}\n")
+    return EXIT_ERROR

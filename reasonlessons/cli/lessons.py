@@ -1,0 +1,204 @@
+"""Commands over the lesson store: add, list, show, promote, reject, rm, validate."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from reasonlessons.cli.app import (
+    JsonOption,
+    RepoOption,
+    app,
+    open_project,
+    parse_duration,
+    print_json,
+    say,
+    table,
+    warn,
+)
+from reasonlessons.constants import EXIT_ERROR, SCOPE_CANDIDATE, SCOPE_GLOBAL, SCOPE_PROJECT
+from reasonlessons.errors import UsageError
+
+NameArg = Annotated[str, typer.Argument(help="Lesson name: a-z, 0-9, '.', '_', '-'; at most 64 characters.")]
+
+
+@app.command()
+def add(
+    name: NameArg,
+    description: Annotated[
+        str, typer.Option("--description", "-d", help="One line saying what the lesson is about.")
+    ],
+    fingerprint: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--fingerprint",
+            "-f",
+            help="A repo fact the lesson depends on (repeatable): a file, file.json#a.b field, dir/ or glob.",
+        ),
+    ] = None,
+    body: Annotated[str | None, typer.Option("--body", help="The lesson text (Markdown bullets).")] = None,
+    body_file: Annotated[
+        Path | None,
+        typer.Option("--body-file", help="Read the lesson text from this file ('-' for stdin)."),
+    ] = None,
+    scope: Annotated[
+        str, typer.Option("--scope", help="project (committed), global (personal) or candidate.")
+    ] = SCOPE_PROJECT,
+    repo: RepoOption = None,
+) -> None:
+    """Write a lesson by hand, recording its fingerprint hashes now."""
+    if body is not None and body_file is not None:
+        raise UsageError("give --body or --body-file, not both")
+    if scope not in (SCOPE_PROJECT, SCOPE_GLOBAL, SCOPE_CANDIDATE):
+        raise UsageError(f"--scope {scope!r}: use project, global or candidate")
+    text = body or ""
+    if body_file is not None:
+        text = typer.get_text_stream("stdin").read() if str(body_file) == "-" else _read_text(body_file)
+    lesson = open_project(repo).store.add(
+        name, description=description, fingerprint=fingerprint or [], body=text, scope=scope
+    )
+    say(f"added {lesson.scope} lesson {lesson.name} ({lesson.path})")
+
+
+@app.command("list")
+def list_(
+    scope: Annotated[str, typer.Option("--scope", help="project, global, candidates or all.")] = "all",
+    json: JsonOption = False,
+    repo: RepoOption = None,
+) -> None:
+    """List lessons with their scope and status (active, stale, expired, superseded, deprecated)."""
+    from reasonlessons.project import SCOPE_CHOICES
+
+    if scope not in SCOPE_CHOICES:
+        raise UsageError(f"--scope {scope!r}: use project, global, candidates or all")
+    entries, bad = open_project(repo).entries(scope)
+    for entry in bad:
+        warn(f"{entry.path}: {entry.message}")
+    if json:
+        print_json([e.to_json() for e in entries])
+        return
+    if not entries:
+        say("no lessons yet: `reasonlessons capture` proposes some, `reasonlessons add` writes one")
+        return
+    rows = [
+        [
+            e.lesson.name,
+            e.lesson.scope or "",
+            e.status + (" (shadowed)" if e.shadowed else ""),
+            e.lesson.description,
+        ]
+        for e in entries
+    ]
+    table(["NAME", "SCOPE", "STATUS", "DESCRIPTION"], rows)
+
+
+@app.command()
+def show(name: NameArg, json: JsonOption = False, repo: RepoOption = None) -> None:
+    """Show one lesson: project first, then global, then candidates."""
+    project = open_project(repo)
+    entry = project.entry(name)
+    drift = project.drift(entry.lesson)
+    if json:
+        doc = entry.to_json()
+        doc["body"] = entry.lesson.body
+        doc["drift"] = [d.to_json() for d in drift]
+        doc["meta"] = entry.lesson.meta
+        print_json(doc)
+        return
+    lesson = entry.lesson
+    say(f"{lesson.name}  [{lesson.scope}, {entry.status}]  {lesson.path}")
+    say(lesson.description)
+    if lesson.fingerprint:
+        say("fingerprint: " + ", ".join(lesson.fingerprint))
+    for item in drift:
+        say(f"  drift: {item.describe()}")
+    say("")
+    say(lesson.body.rstrip())
+
+
+@app.command()
+def promote(
+    name: Annotated[str | None, typer.Argument(help="Candidate to promote.", show_default=False)] = None,
+    to_global: Annotated[
+        bool, typer.Option("--global", help="Promote into the global scope instead.")
+    ] = False,
+    auto: Annotated[
+        bool,
+        typer.Option("--auto", help="Promote every candidate older than --after that was not rejected."),
+    ] = False,
+    after: Annotated[str, typer.Option("--after", help="Age for --auto, e.g. 7d, 12h, 2w.")] = "7d",
+    repo: RepoOption = None,
+) -> None:
+    """Move a candidate into the project scope (or the global scope with --global)."""
+    store = open_project(repo).store
+    if auto == (name is not None):
+        raise UsageError("give a candidate NAME, or --auto, but not both")
+    if auto:
+        promoted = store.promote_auto(parse_duration(after))
+        for lesson in promoted:
+            say(f"promoted {lesson.name} -> {lesson.path}")
+        say(f"{len(promoted)} candidate(s) promoted")
+        return
+    assert name is not None
+    lesson = store.promote(name, to_global=to_global)
+    say(f"promoted {lesson.name} -> {lesson.path}")
+
+
+@app.command()
+def reject(name: NameArg, repo: RepoOption = None) -> None:
+    """Drop a candidate and remember the rejection, so capture does not propose it again."""
+    path = open_project(repo).store.reject(name)
+    say(f"rejected {name} (removed {path})")
+
+
+@app.command()
+def rm(
+    name: NameArg,
+    from_global: Annotated[bool, typer.Option("--global", help="Remove from the global scope.")] = False,
+    repo: RepoOption = None,
+) -> None:
+    """Delete a promoted lesson (use `reject` for candidates)."""
+    path = open_project(repo).store.remove(name, scope=SCOPE_GLOBAL if from_global else SCOPE_PROJECT)
+    say(f"removed {path}")
+
+
+@app.command()
+def validate(json: JsonOption = False, repo: RepoOption = None) -> None:
+    """Check schema, names, fingerprint entries and duplicates in every scope; exit 1 on errors."""
+    from reasonlessons.fingerprint import check_entry
+    from reasonlessons.validate import ERROR
+    from reasonlessons.validate import validate as run_validate
+
+    problems = run_validate(open_project(repo).store, check_entry=check_entry)
+    errors = [p for p in problems if p.severity == ERROR]
+    if json:
+        print_json(
+            {
+                "ok": not errors,
+                "problems": [
+                    {
+                        "severity": p.severity,
+                        "path": str(p.path),
+                        "name": p.name,
+                        "scope": p.scope,
+                        "message": p.message,
+                    }
+                    for p in problems
+                ],
+            }
+        )
+    else:
+        for p in problems:
+            typer.echo(f"{p.severity}: {p.path}: {p.message}", err=True)
+        say(f"{len(errors)} error(s), {len(problems) - len(errors)} warning(s)")
+    if errors:
+        raise typer.Exit(EXIT_ERROR)
+
+
+def _read_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"--body-file {path}: cannot read it ({exc}); pass a UTF-8 text file") from exc

@@ -1,0 +1,49 @@
+"""The exception root. Every error a user can cause is one of these, with a message saying how to fix it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from reasonlessons.constants import EXIT_ERROR, EXIT_USAGE
+
+
+class ReasonLessonsError(Exception):
+    """Base of every expected failure; the CLI prints the message and exits with `exit_code`."""
+
+    exit_code: int = EXIT_ERROR
+
+
+class UsageError(ReasonLessonsError):
+    """The command line itself is wrong (bad name, conflicting options)."""
+
+    exit_code = EXIT_USAGE
+
+
+class InvalidNameError(UsageError):
+    """A lesson name that does not match the naming rule."""
+
+
+class LessonFileError(ReasonLessonsError):
+    """A lesson file that cannot be read or parsed; carries the path."""
+
+    def __init__(self, path: Path, problem: str, fix: str) -> None:
+        self.path = path
+        self.problem = problem
+        self.fix = fix
+        super().__init__(f"{path}: {problem}; {fix}")
+
+
+class LessonNotFoundError(ReasonLessonsError):
+    """No lesson of that name in the scopes searched."""
+
+
+class LessonExistsError(ReasonLessonsError):
+    """A write would overwrite a different lesson."""
+
+
+class StoreWriteError(ReasonLessonsError):
+    """The lessons directory or state directory could not be written."""
+
+
+class InvalidFingerprintError(UsageError):
+    """A fingerprint entry that cannot be parsed or escapes the repository."""
