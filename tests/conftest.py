@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -91,7 +91,7 @@ class CliResult:
 @pytest.fixture
 def cli_invoke(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> Iterator[Callable[..., CliResult]]:
+) -> Callable[..., CliResult]:
     """Run the CLI in-process; on an unexpected exit code, show what it printed."""
     from reasonlessons.cli import run
 
@@ -109,4 +109,4 @@ def cli_invoke(
             )
         return result
 
-    yield invoke
+    return invoke

@@ -39,7 +39,8 @@ def _section(name: str) -> str:
 def test_every_command_is_documented_with_all_its_options(
     name: str, options: list[str], help_text: str | None
 ) -> None:
-    assert help_text and help_text.strip(), f"{name} has no help text"
+    assert help_text, f"{name} has no help text"
+    assert help_text.strip(), f"{name} has no help text"
     section = _section(name)
     missing = [opt for opt in options if f"`{opt}`" not in section]
     assert not missing, f"docs/commands.md '## {name}' does not mention {missing}"

@@ -43,7 +43,8 @@ def test_rewrite_is_byte_stable_and_ends_with_newline(tmp_path: Path) -> None:
     first = write_lesson(path, read_lesson(path))
     second = write_lesson(path, read_lesson(path))
     assert first == second == path.read_bytes()
-    assert first.endswith(b"\n") and not first.endswith(b"\n\n")
+    assert first.endswith(b"\n")
+    assert not first.endswith(b"\n\n")
 
 
 def test_unknown_keys_are_kept_with_a_warning(tmp_path: Path) -> None:

@@ -93,7 +93,8 @@ def test_promote_finishes_an_interrupted_promote(store: LessonStore) -> None:
     target = store.loc.project_dir / "idea.md"
     target.write_bytes(candidate.read_bytes())  # as if killed between write and unlink
     store.promote("idea")
-    assert target.is_file() and not candidate.exists()
+    assert target.is_file()
+    assert not candidate.exists()
 
 
 def test_promote_refuses_to_clobber_a_different_lesson(store: LessonStore) -> None:

@@ -1,0 +1,65 @@
+"""Rules shared by the Reasonix v1 event-log and transcript readers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from reasonlessons.capture.errorsig import parse_reasonix_shell, reasonix_ok
+from reasonlessons.capture.events import ErrorKind, Tokens
+from reasonlessons.capture.lines import MAX_LINE
+from reasonlessons.capture.normalize import as_int
+
+
+@dataclass(frozen=True, slots=True)
+class ToolOutcome:
+    """How a Reasonix tool result ended, per FORMATS §a.4 items 4-5 and §h.2."""
+
+    is_error: bool
+    exit_code: int | None
+    error_kind: ErrorKind | None
+    error_text: str
+
+
+def reasonix_result(output: str, ok: bool | None) -> ToolOutcome:
+    """Classify a tool output: `ok` false (or the text heuristic when absent), or a failed shell."""
+    if ok is None:
+        ok = reasonix_ok(output)
+    shell = parse_reasonix_shell(output)
+    if shell is not None and shell.failed:
+        kind: ErrorKind = "timeout" if shell.timed_out else "exit"
+        return ToolOutcome(True, shell.exit_code, kind, shell.body)
+    exit_code = shell.exit_code if shell is not None else None
+    if ok:
+        return ToolOutcome(False, exit_code, None, output)
+    denied = output.startswith("[hook block]") or "ConfirmationError" in output
+    return ToolOutcome(True, exit_code, "permission" if denied else "tool", output)
+
+
+def v1_tokens(usage: dict[str, Any]) -> Tokens:
+    """RawUsage (`prompt_cache_miss_tokens`, …) as Tokens (FORMATS §h.3)."""
+    hit = as_int(usage.get("prompt_cache_hit_tokens"))
+    if "prompt_cache_miss_tokens" in usage:
+        miss = as_int(usage.get("prompt_cache_miss_tokens"))
+    else:
+        miss = max(0, as_int(usage.get("prompt_tokens")) - hit)
+    return Tokens(in_=miss, out=as_int(usage.get("completion_tokens")), cache_read=hit)
+
+
+def prefix_counts(path: Path, end: int, needles: tuple[bytes, ...]) -> tuple[int, list[int]]:
+    """Lines before byte `end`, and how many of them contain each needle (no JSON parsing)."""
+    counts = [0] * len(needles)
+    lines = 0
+    if end <= 0:
+        return 0, counts
+    with path.open("rb") as handle:
+        position = 0
+        while position < end and (raw := handle.readline(min(MAX_LINE, end - position))):
+            position += len(raw)
+            if raw.endswith(b"\n"):
+                lines += 1
+            for index, needle in enumerate(needles):
+                if needle in raw:
+                    counts[index] += 1
+    return lines, counts
