@@ -7,6 +7,23 @@ import sys
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line and return its exit code."""
+    args = sys.argv[1:] if argv is None else argv
+    if args and args[0] == "recall":
+        # `recall` runs before every agent turn: argparse, no Typer (see recall/fastcli.py).
+        from reasonlessons.recall.fastcli import main as recall_main
+
+        return recall_main(args[1:])
+    if args and args[0] == "hook":
+        # Agent hooks run around every prompt and tool call: no Typer (see integrations/hookcli.py).
+        from reasonlessons.integrations.hookcli import main as hook_main
+
+        return hook_main(args[1:])
+    from reasonlessons.fastpath import try_run
+
+    # `stale` runs before every agent turn: it skips building the Typer app (see fastpath.py).
+    code = try_run(args)
+    if code is not None:
+        return code
     from reasonlessons.cli import run
 
     return run(argv)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,12 +13,16 @@ from reasonlessons.errors import StoreWriteError
 LOCK_TIMEOUT_SECONDS = 30.0
 
 
-def write_atomic(path: Path, data: bytes, *, mode: int = 0o644) -> None:
-    """Write `data` to `path` so that readers see the old bytes or the new bytes, never a mix."""
+def write_atomic(path: Path, data: bytes, *, mode: int = 0o644, durable: bool = True) -> None:
+    """Write `data` to `path` so that readers see the old bytes or the new bytes, never a mix.
+
+    `durable=False` skips the fsyncs: for disposable state (caches, counters) written on the
+    per-turn path, where a crash may lose the update but never leaves a torn file.
+    """
     directory = path.parent
     try:
         directory.mkdir(parents=True, exist_ok=True)
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+        fd, tmp_name = _create_temp(directory, path.name)
     except OSError as exc:
         raise StoreWriteError(
             f"cannot write in {directory}: {exc.strerror or exc}; "
@@ -29,7 +32,8 @@ def write_atomic(path: Path, data: bytes, *, mode: int = 0o644) -> None:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                os.fsync(handle.fileno())
         os.chmod(tmp_name, mode)
         os.replace(tmp_name, path)
     except BaseException as exc:
@@ -40,7 +44,21 @@ def write_atomic(path: Path, data: bytes, *, mode: int = 0o644) -> None:
                 f"cannot write {path}: {exc.strerror or exc}; check permissions and free space"
             ) from exc
         raise
-    _fsync_dir(directory)
+    if durable:
+        _fsync_dir(directory)
+
+
+def _create_temp(directory: Path, name: str) -> tuple[int, str]:
+    """mkstemp's guarantees (exclusive create, mode 0600) without importing tempfile and shutil,
+    which would cost the per-turn path (recall, stale) several milliseconds."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    for _ in range(100):
+        tmp_name = os.path.join(directory, f".{name}.{os.urandom(6).hex()}.tmp")
+        try:
+            return os.open(tmp_name, flags, 0o600), tmp_name
+        except FileExistsError:  # pragma: no cover (a 48-bit random name collided)
+            continue
+    raise FileExistsError(f"no free temporary name in {directory}")  # pragma: no cover
 
 
 def _fsync_dir(directory: Path) -> None:

@@ -46,8 +46,11 @@ def read_lesson_bytes(path: Path) -> bytes:
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
         with os.fdopen(fd, "rb") as handle:
-            # Read one byte past the cap: the file may have grown since lstat.
-            data = handle.read(MAX_LESSON_BYTES + 1)
+            # Read one byte past the cap: the file may have grown since lstat. A first read sized to
+            # the file spares a 256 KiB buffer per lesson (it showed in `stale` over 1,000 lessons).
+            data = handle.read(info.st_size + 1)
+            if len(data) > info.st_size:
+                data += handle.read(MAX_LESSON_BYTES + 1 - len(data))
     except OSError as exc:
         raise LessonFileError(path, f"cannot read ({exc.strerror})", "check permissions") from exc
     if len(data) > MAX_LESSON_BYTES:

@@ -1,0 +1,46 @@
+"""Fingerprints (SPEC §4): the repo facts a lesson depends on, recorded once and re-checked cheaply.
+
+    entry.py     the entry grammar: file, file.json#field, dir/, glob
+    facts.py     a file's content hash, a field's canonical value (fields.py), a Fact
+    tree.py      directory listings for dir/ shapes and globs, remembered per directory
+    ignore.py    .gitignore matching; kinds.py: a file's compound extension; globs.py
+    cache.py     the stat-keyed cache in the local state dir
+    deps.py      every path a check stat'ed (for reasonlessons.stalecache), and the racy window
+    drift.py     recorded vs current: Drift, and the `fingerprint-recorded` mapping
+    checker.py   Checker: facts + cache + drift of a lesson; record()
+    attribution.py  the commit that introduced a drift (via reasonlessons.gitrepo)
+
+Exports load lazily so importing the package costs nothing on the per-turn path.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+_EXPORTS = {
+    "Checker": "reasonlessons.fingerprint.checker",
+    "record": "reasonlessons.fingerprint.checker",
+    "Drift": "reasonlessons.fingerprint.drift",
+    "Entry": "reasonlessons.fingerprint.entry",
+    "check_entry": "reasonlessons.fingerprint.entry",
+    "parse_entry": "reasonlessons.fingerprint.entry",
+    "Fact": "reasonlessons.fingerprint.facts",
+}
+
+__all__ = ["Checker", "Drift", "Entry", "Fact", "check_entry", "parse_entry", "record"]
+
+if TYPE_CHECKING:
+    from reasonlessons.fingerprint.checker import Checker, record
+    from reasonlessons.fingerprint.drift import Drift
+    from reasonlessons.fingerprint.entry import Entry, check_entry, parse_entry
+    from reasonlessons.fingerprint.facts import Fact
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'reasonlessons.fingerprint' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value

@@ -1,0 +1,55 @@
+"""The fingerprint cache in the local state dir: current facts keyed by stat data, like git's index.
+
+One marshal document (the fastest format to load from the stdlib, and this cache is local,
+git-ignored and disposable): loading is a single read, saving one atomic replace, and only when a run
+learned something. A damaged, foreign or older document reads as empty. Concurrent writers each write
+a complete, self-consistent document; the last one wins.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import marshal
+import sys
+from pathlib import Path
+from typing import Any
+
+CACHE_FILE = "fingerprint-cache.marshal"
+KIND = "fingerprint-cache"
+VERSION = 1
+_TAG = (KIND, VERSION, sys.implementation.cache_tag)
+SECTIONS = ("files", "fields", "dirs", "globs", "commits")
+
+
+def empty() -> dict[str, Any]:
+    doc: dict[str, Any] = {section: {} for section in SECTIONS}
+    doc["tag"] = _TAG
+    doc["gen"] = 0
+    return doc
+
+
+def load(path: Path | None) -> dict[str, Any]:
+    """The cache document at `path`, or an empty one."""
+    if path is None:
+        return empty()
+    try:
+        doc = marshal.loads(path.read_bytes())
+    except (OSError, EOFError, ValueError, TypeError):
+        return empty()
+    if (
+        not isinstance(doc, dict)
+        or doc.get("tag") != _TAG
+        or not isinstance(doc.get("gen"), int)
+        or not all(isinstance(doc.get(section), dict) for section in SECTIONS)
+    ):
+        return empty()
+    return doc
+
+
+def save(path: Path, doc: dict[str, Any]) -> None:
+    """Write the document atomically; a cache that cannot be written is simply not kept."""
+    from reasonlessons.atomic import write_atomic
+    from reasonlessons.errors import StoreWriteError
+
+    with contextlib.suppress(StoreWriteError):
+        write_atomic(path, marshal.dumps(doc), durable=False)

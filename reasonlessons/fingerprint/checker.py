@@ -1,0 +1,288 @@
+"""The Checker: current facts of fingerprint entries (cached by stat data) and the drift of lessons.
+
+Cache sections (see cache.py), each validated by stat data before use:
+    files   path -> (stat stamp, content hash)            re-read only when size/mtime/inode/ctime change
+    fields  path#field -> (stat stamp, key, value, why)   re-parsed likewise
+    dirs    per-directory listings (tree.py)              re-listed only when the directory's mtime changes
+    globs   pattern -> (match, generation, ignore sig)     a remembered match is re-checked with one lstat
+    commits (HEAD, entry, value) -> commit                 history is walked once per HEAD
+Entries changed within deps.RACY_NS of the run are used but not remembered.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from reasonlessons.constants import REASONIX_DIR, STATE_DIR
+from reasonlessons.errors import InvalidFingerprintError
+from reasonlessons.fingerprint import cache
+from reasonlessons.fingerprint.deps import RACY_NS, Deps
+from reasonlessons.fingerprint.drift import (
+    APPEARED,
+    CHANGED,
+    REMOVED,
+    UNREADABLE_REASON,
+    Drift,
+    compare,
+    from_record,
+    to_record,
+)
+from reasonlessons.fingerprint.entry import DIR, FIELD, FILE, GLOB, Entry, parse_entry
+from reasonlessons.fingerprint.facts import (
+    ABSENT,
+    MATCH,
+    Fact,
+    field_from,
+    file_fact,
+    glob_fact,
+    inside,
+    parse,
+    read_document,
+    shape_fact,
+    stamp_of,
+    stat_target,
+    unreadable,
+)
+from reasonlessons.fingerprint.globs import compile_glob
+from reasonlessons.fingerprint.tree import DirIndex, Unreadable, parent_of
+from reasonlessons.lesson import Lesson
+
+MAX_COMMITS_CACHED = 512
+# Our own state dir is never walked: it is git-ignored, and every run writes to it.
+_SKIP = frozenset({f"{REASONIX_DIR}/{STATE_DIR}"})
+
+
+class Checker:
+    """Facts of one work tree for one command; `save()` keeps what was learned for the next one."""
+
+    def __init__(self, root: Path, *, state_dir: Path | None, deps: Deps | None = None) -> None:
+        self.root = os.path.abspath(root)
+        self.deps = deps
+        self._path = state_dir / cache.CACHE_FILE if state_dir is not None else None
+        self._doc = cache.load(self._path)
+        self.gen = self._doc["gen"] + 1
+        t0 = time.time_ns()
+        self._racy_from = t0 - RACY_NS
+        self._dirs = DirIndex(self.root, self._doc["dirs"], gen=self.gen, t0=t0, skip=_SKIP, deps=deps)
+        self._memo: dict[tuple[str, str, str], Fact] = {}
+        self._dirty = False
+        self._real_root: str | None = None
+        self._inside_dirs: dict[str, bool] = {}
+        self._docs: dict[str, Any] = {}
+        self._head: str | None | bool = False
+        self._attributor: Any = None
+
+    def __enter__(self) -> Checker:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        try:
+            self.save()
+        finally:
+            self.close()
+
+    # -- facts -----------------------------------------------------------------------------------
+
+    def fact(self, entry: Entry) -> Fact:
+        """The entry's value in the work tree now."""
+        key = (entry.kind, entry.path, entry.field_text)
+        found = self._memo.get(key)
+        if found is None:
+            if entry.kind in (FILE, FIELD):
+                found = self._file(entry)
+            elif entry.kind == DIR:
+                found = self._dir(entry)
+            else:
+                found = self._glob(entry)
+            self._memo[key] = found
+        return found
+
+    def _file(self, entry: Entry) -> Fact:
+        st, early = stat_target(self.root, entry)
+        if self.deps is not None:
+            self.deps.saw(f"{self.root}/{entry.path}", st, follow=True)
+        if early is not None or st is None:
+            return early or unreadable("cannot stat")
+        stamp = stamp_of(st)
+        is_field = entry.kind == FIELD
+        section = self._doc["fields" if is_field else "files"]
+        key = f"{entry.path}#{entry.field_text}" if is_field else entry.path
+        hit = section.get(key)
+        if hit is not None and hit[0] == stamp:
+            return Fact(hit[1], value=hit[2], problem=hit[3])
+        if not self._inside(entry.path):
+            return unreadable("resolves outside the repository through a symbolic link: use a path inside it")
+        fact = (
+            field_from(entry, self._document(entry.path, st)) if is_field else file_fact(self.root, entry, st)
+        )
+        if max(st.st_mtime_ns, st.st_ctime_ns) < self._racy_from:
+            section[key] = (stamp, fact.key, fact.value, fact.problem)
+            self._dirty = True
+        return fact
+
+    def _document(self, path: str, st: os.stat_result) -> Any:
+        """A document parsed once per run however many of its fields are fingerprinted."""
+        if path not in self._docs:
+            data = read_document(self.root, path, st)
+            self._docs[path] = data if isinstance(data, Fact) else parse(path, data)
+        return self._docs[path]
+
+    def _inside(self, path: str) -> bool:
+        """Whether the file, symbolic links resolved, is inside the work tree."""
+        if self._real_root is None:
+            self._real_root = os.path.realpath(self.root)
+        parent = parent_of(path)
+        ok = self._inside_dirs.get(parent)
+        if ok is None:
+            ok = self._inside_dirs[parent] = inside(self._real_root, f"{self.root}/{parent}")
+        full = f"{self.root}/{path}"
+        return ok and (not os.path.islink(full) or inside(self._real_root, full))
+
+    def _dir(self, entry: Entry) -> Fact:
+        st = self._dirs.lstat(entry.path)
+        if st is None:
+            return Fact(ABSENT)
+        if stat.S_ISLNK(st.st_mode):
+            return unreadable("is a symbolic link: fingerprint the directory it points to")
+        if not stat.S_ISDIR(st.st_mode):
+            return unreadable("is a file, not a directory: drop the trailing '/' to fingerprint its content")
+        try:
+            return shape_fact(self._dirs.shape(entry.path))
+        except Unreadable as exc:
+            return unreadable(str(exc))
+
+    def _glob(self, entry: Entry) -> Fact:
+        glob = compile_glob(entry.path)
+        section = self._doc["globs"]
+        hit = section.get(entry.path)
+        known = -1
+        if hit is not None:
+            match, known, sig = hit
+            if match is not None:
+                st = self._dirs.lstat(match)
+                if (
+                    st is not None
+                    and not stat.S_ISDIR(st.st_mode)
+                    and self._dirs.sig(parent_of(match)) == sig
+                ):
+                    return glob_fact(match)
+                known = -1  # the remembered match is gone: look everywhere again
+        listings = self._dirs.listings
+        try:
+            found = self._dirs.glob(glob, known)
+        except Unreadable as exc:
+            return unreadable(str(exc))
+        # Unchanged directories keep the generation at which this glob last looked at them.
+        gen = self.gen if known < 0 or self._dirs.listings != listings else known
+        new = (found, gen, self._dirs.sig(parent_of(found)) if found is not None else None)
+        if new != hit:
+            section[entry.path] = new
+            self._dirty = True
+        return glob_fact(found)
+
+    # -- lessons ---------------------------------------------------------------------------------
+
+    def drift(self, lesson: Lesson) -> list[Drift]:
+        """How the lesson's recorded fingerprint differs from the work tree (empty when fresh).
+
+        The commit of each drift is found lazily, when the drift is shown."""
+        recorded = lesson.recorded
+        out: list[Drift] = []
+        for text in lesson.fingerprint:
+            try:
+                entry = parse_entry(text)
+            except InvalidFingerprintError as exc:
+                out.append(Drift(text, UNREADABLE_REASON, now="unreadable", detail=f"invalid entry: {exc}"))
+                continue
+            rec = recorded.get(text)
+            now = self.fact(entry)
+            if _same(entry, rec, now):
+                continue
+            drift = compare(entry, from_record(entry, rec), now)
+            if drift is not None:
+                if drift.reason in (CHANGED, APPEARED, REMOVED):
+                    drift.resolver = lambda d, e=entry: self._commit(e, d)
+                out.append(drift)
+        return out
+
+    def record(self, entries: Sequence[str]) -> dict[str, Any]:
+        """The `fingerprint-recorded` mapping for these entries as the work tree is now."""
+        out: dict[str, Any] = {}
+        for text in entries:
+            try:
+                entry = parse_entry(text)
+            except InvalidFingerprintError as exc:
+                raise InvalidFingerprintError(f"fingerprint entry {text!r} {exc}") from None
+            out[text] = to_record(entry, self.fact(entry))
+        return out
+
+    def _commit(self, entry: Entry, drift: Drift) -> dict[str, str] | None:
+        if self._head is False:
+            from reasonlessons.gitrepo import head_token
+
+            seen: list[str] = []
+            self._head = head_token(self.root, seen)
+            if self.deps is not None:
+                for path in seen:
+                    try:
+                        self.deps.saw(path, os.stat(path), follow=True)
+                    except OSError:
+                        self.deps.saw(path, None, follow=True)
+        now = drift.facts[1]
+        if self._head is None or now is None:
+            return None
+        key = f"{self._head}\0{entry.text}\0{now.key}"
+        section = self._doc["commits"]
+        if key not in section:
+            if self._attributor is None:
+                from reasonlessons.fingerprint.attribution import Attributor
+
+                self._attributor = Attributor(self.root)
+            if len(section) >= MAX_COMMITS_CACHED:  # answers for older HEADs are of no more use
+                for old in [k for k in section if not k.startswith(f"{self._head}\0")]:
+                    del section[old]
+            section[key] = self._attributor.find(entry, now.key)
+            self._dirty = True
+        found: dict[str, str] | None = section[key]
+        return found
+
+    # -- persistence -----------------------------------------------------------------------------
+
+    def save(self) -> None:
+        """Write the cache if this run learned anything (the state dir must exist: callers create it)."""
+        if self._path is None or not (self._dirty or self._dirs.changed):
+            return
+        if not self._path.parent.is_dir():
+            return
+        self._doc["gen"] = self.gen
+        cache.save(self._path, self._doc)
+        self._dirty = False
+        self._dirs.changed = False
+
+    def close(self) -> None:
+        """Release the repository opened to explain drifts, if any."""
+        if self._attributor is not None:
+            self._attributor.close()
+            self._attributor = None
+
+
+def _same(entry: Entry, rec: Any, now: Fact) -> bool:
+    """The common case, decided without building the recorded Fact: recorded value still holds."""
+    if not isinstance(rec, dict) or now.key == "unreadable" or "unreadable" in rec:
+        return False
+    if entry.kind == GLOB and "matches" in rec:
+        return rec["matches"] is (now.key == MATCH)
+    if now.key == ABSENT:
+        return rec.get("absent") is True
+    return rec.get("hash") == now.key
+
+
+def record(root: Path, entries: Sequence[str]) -> dict[str, Any]:
+    """The `fingerprint-recorded` mapping of `entries`, computed now without any cache."""
+    with Checker(root, state_dir=None) as checker:
+        return checker.record(entries)

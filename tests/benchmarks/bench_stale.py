@@ -1,0 +1,189 @@
+"""Benchmark: `reasonlessons stale --json` (cold and warm cache) against `git status`, same repo.
+
+Builds a synthetic git repository of 100,000 files in 200 packages with 1,000 lessons of 3 fingerprint
+entries each (file, JSON/TOML/YAML field, dir/ and glob entries, mixed), two of them made stale by
+committed changes, then reports the median wall time of each command over --runs runs.
+
+    python tests/benchmarks/bench_stale.py [--runs 7] [--keep DIR]
+
+Targets (docs/benchmarks.md): warm <= 0.5x git status, cold <= 2x git status.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+PACKAGES = 200
+SRC_DIRS = ("a", "b", "c", "d", "e")
+FILES_PER_SRC_DIR = 60
+UNIT_TESTS = 100
+E2E_TESTS = 50
+DOCS = 47  # 5*60 + 100 + 50 + 47 + 3 config files = 500 files per package
+LESSONS_PER_PACKAGE = 5
+
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "Bench",
+    "GIT_AUTHOR_EMAIL": "bench@example.invalid",
+    "GIT_COMMITTER_NAME": "Bench",
+    "GIT_COMMITTER_EMAIL": "bench@example.invalid",
+    "GIT_CONFIG_NOSYSTEM": "1",
+}
+
+
+def build_tree(root: Path) -> int:
+    """Write the 100,000 files; returns how many."""
+    count = 0
+    (root / ".gitignore").write_text("node_modules/\ndist/\n*.log\n")
+    count += 1
+    for p in range(PACKAGES):
+        pkg = root / "packages" / f"pkg-{p:03d}"
+        for sub in SRC_DIRS:
+            d = pkg / "src" / sub
+            d.mkdir(parents=True)
+            for i in range(FILES_PER_SRC_DIR):
+                (d / f"mod{i}.ts").write_text(f"export const x{i} = {i};\n")
+        for sub, n, suffix in (("unit", UNIT_TESTS, ".test.ts"), ("e2e", E2E_TESTS, ".spec.ts")):
+            d = pkg / "tests" / sub
+            d.mkdir(parents=True)
+            for i in range(n):
+                (d / f"t{i}{suffix}").write_text("it('works', () => {})\n")
+        (pkg / "docs").mkdir()
+        for i in range(DOCS - (1 if p == 0 else 0)):
+            (pkg / "docs" / f"d{i}.md").write_text("# doc\n")
+        (pkg / "package.json").write_text(
+            f'{{"name": "pkg-{p:03d}", "scripts": {{"test": "vitest run", "test:unit": "vitest unit"}}}}\n'
+        )
+        (pkg / "pyproject.toml").write_text('[tool.pytest.ini_options]\ntestpaths = ["tests"]\n')
+        (pkg / "config.yaml").write_text("ci:\n  jobs:\n    - name: test\n      run: npm test\n")
+        count += len(SRC_DIRS) * FILES_PER_SRC_DIR + UNIT_TESTS + E2E_TESTS + DOCS + 3
+    # Ignored content git status skips as well.
+    (root / "node_modules" / "dep").mkdir(parents=True)
+    (root / "node_modules" / "dep" / "index.js").write_text("\n")
+    return count - 1  # pkg-000 has one doc fewer: exactly 100,000 with the .gitignore
+
+
+def entries_for(p: int, j: int) -> list[str]:
+    pkg = f"packages/pkg-{p:03d}"
+    return [
+        [f"{pkg}/package.json#scripts.test", f"{pkg}/src/", f"{pkg}/tests/**/*.test.ts"],
+        [f"{pkg}/pyproject.toml#tool.pytest.ini_options.testpaths", f"{pkg}/tests/", f"{pkg}/package.json"],
+        [f"{pkg}/config.yaml#ci.jobs.0.name", f"{pkg}/docs/", f"{pkg}/src/*/*.spec.ts"],
+        [f"{pkg}/src/a/mod1.ts", f"{pkg}/tests/unit/", f'{pkg}/package.json#scripts."test:unit"'],
+        [f"{pkg}/package.json#name", f"{pkg}/src/a/", f"{pkg}/docs/*.rst"],
+    ][j]
+
+
+def git(root: Path, *args: str) -> None:
+    subprocess.run(["git", *args], cwd=root, check=True, env={**os.environ, **GIT_ENV})
+
+
+def build(root: Path, home: Path) -> None:
+    from reasonlessons.locations import Locations
+    from reasonlessons.project import Project
+
+    started = time.perf_counter()
+    files = build_tree(root)
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "import")
+    project = Project(Locations(root=root, home=home / ".reasonix"))
+    for p in range(PACKAGES):
+        for j in range(LESSONS_PER_PACKAGE):
+            project.store.add(
+                f"pkg-{p:03d}-lesson-{j}",
+                description=f"Lesson {j} about package {p}",
+                fingerprint=entries_for(p, j),
+                body=f"- package {p}, fact {j}",
+            )
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "add lessons")
+    print(f"built {files} files + 1000 lessons in {time.perf_counter() - started:.1f}s at {root}")
+
+
+def add_drifts(root: Path) -> None:
+    """Two committed changes that make four lessons stale (so `stale` explains commits)."""
+    pkg = root / "packages" / "pkg-000"
+    text = (pkg / "package.json").read_text().replace("vitest run", "jest")
+    (pkg / "package.json").write_text(text)
+    git(root, "commit", "-q", "-am", "switch pkg-000 to jest")
+    (pkg / "docs" / "guide.rst").write_text("Guide\n=====\n")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "add an rst guide")
+
+
+def timed(cmd: list[str], cwd: Path, env: dict[str, str]) -> float:
+    started = time.perf_counter()
+    subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.DEVNULL, check=False)
+    return time.perf_counter() - started
+
+
+def measure(root: Path, env: dict[str, str], runs: int, label: str) -> None:
+    """Median wall times, the commands interleaved run by run so that machine noise hits all alike."""
+    script = Path(sys.executable).parent / "reasonlessons"
+    base = [str(script)] if script.exists() else [sys.executable, "-m", "reasonlessons"]
+    stale = [*base, "stale", "--json"]
+    state = root / ".reasonix" / "state"
+
+    def drop(*names: str) -> None:
+        for name in names:
+            (state / name).unlink(missing_ok=True)
+
+    everything = ("fingerprint-cache.marshal", "lesson-index.marshal", "stale-result.marshal")
+    drop(*everything)
+    out = subprocess.run(stale, cwd=root, env=env, capture_output=True, check=False)
+    found = len(json.loads(out.stdout))
+    print(f"\n{label}: `reasonlessons stale --json` exit {out.returncode}, {found} stale")
+    time.sleep(2.5)  # let every file age past the racy window, as on a real machine between turns
+    times: dict[str, list[float]] = {}
+    for _ in range(runs):
+        times.setdefault("git status", []).append(timed(["git", "status"], root, env))
+        drop(*everything)
+        times.setdefault("stale, cold: no state at all", []).append(timed(stale, root, env))
+        drop("fingerprint-cache.marshal", "stale-result.marshal")
+        times.setdefault("stale, cold facts (lesson index kept)", []).append(timed(stale, root, env))
+        drop("stale-result.marshal")
+        times.setdefault("stale, warm facts, answer not replayable", []).append(timed(stale, root, env))
+        times.setdefault("stale, warm", []).append(timed(stale, root, env))
+    medians = {name: statistics.median(values) for name, values in times.items()}
+    git_status = medians["git status"]
+    for name, value in medians.items():
+        ratio = "" if name == "git status" else f"  {value / git_status:.2f}x git status"
+        print(f"  {name:<42} {value * 1000:7.1f} ms{ratio}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--keep", type=Path, help="build in (or reuse) this directory and keep it")
+    args = parser.parse_args()
+    tmp = Path(tempfile.mkdtemp(prefix="bench-stale-"))
+    home = tmp / "home"
+    home.mkdir()
+    root = args.keep.resolve() if args.keep else tmp / "repo"
+    try:
+        if not (root / ".git").exists():
+            root.mkdir(parents=True, exist_ok=True)
+            build(root, home)
+        env = {**os.environ, **GIT_ENV, "HOME": str(home), "REASONIX_HOME": str(home / ".reasonix")}
+        print(f"{dt.date.today()}, median of {args.runs} runs, {sys.executable}")
+        measure(root, env, args.runs, "all 1000 lessons fresh")
+        if not (root / "packages" / "pkg-000" / "docs" / "guide.rst").exists():
+            add_drifts(root)
+        measure(root, env, args.runs, "4 lessons stale by 2 commits (explanations name the commits)")
+        return 0
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)  # with --keep the repository lives outside it
+
+
+if __name__ == "__main__":
+    sys.exit(main())
