@@ -27,6 +27,8 @@ _EXPORTS = {
     "LessonNotFoundError": "reasonlessons.errors",
     "LessonExistsError": "reasonlessons.errors",
     "StoreWriteError": "reasonlessons.errors",
+    "Recaller": "reasonlessons.recall.api",
+    "RecallResult": "reasonlessons.recall.api",
 }
 
 __all__ = [
@@ -37,6 +39,8 @@ __all__ = [
     "LessonStore",
     "Lesson",
     "Locations",
+    "RecallResult",
+    "Recaller",
     "ReasonLessonsError",
     "Scan",
     "StoreWriteError",
@@ -60,6 +64,7 @@ if TYPE_CHECKING:
     from reasonlessons.lesson import Lesson, check_name
     from reasonlessons.lessonfile import read_lesson, render_lesson
     from reasonlessons.locations import Locations
+    from reasonlessons.recall.api import Recaller, RecallResult
     from reasonlessons.store import BadEntry, LessonStore, Scan
     from reasonlessons.validate import validate
 

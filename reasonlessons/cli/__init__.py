@@ -33,7 +33,11 @@ def run(argv: list[str] | None = None) -> int:
 
 def build_app() -> typer.Typer:
     """Import every command module (each registers itself) and return the app."""
-    from reasonlessons.cli import lessons  # noqa: F401
+    from reasonlessons.cli import (
+        lessons,  # noqa: F401
+        recall,  # noqa: F401
+        stale,  # noqa: F401
+    )
     from reasonlessons.cli.app import app
 
     return app

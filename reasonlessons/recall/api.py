@@ -1,0 +1,284 @@
+"""`recall`: the fresh, relevant lessons for one agent turn, within a token budget (SPEC §5).
+
+Pipeline: classify the turn -> triggers and BM25 over the index -> drop what is not live (inactive,
+superseded, shadowed, expired, wrong task type, already injected this session) -> fuse ranks ->
+walk the ranking, checking staleness only for lessons about to be returned, until the budget is
+filled -> count the injections. Integrations (hooks, MCP, export) call `recall()` or keep a
+`Recaller` alive between turns.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import sqlite3
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from reasonlessons.constants import SCOPE_GLOBAL, TASK_TYPES
+from reasonlessons.errors import ReasonLessonsError, UsageError
+from reasonlessons.recall import bm25, rank, render
+from reasonlessons.recall.classify import classify
+from reasonlessons.recall.counters import Counters, lesson_key, load_outcomes
+from reasonlessons.recall.index import DocInfo, DocText, LessonIndex, file_changed
+from reasonlessons.recall.match import Query, match_triggers
+from reasonlessons.recall.result import RecalledLesson, RecallResult
+from reasonlessons.recall.tokens import GENERIC, tokenize
+
+if TYPE_CHECKING:
+    from reasonlessons.lesson import Lesson
+    from reasonlessons.locations import Locations
+    from reasonlessons.project import Project
+
+__all__ = ["DEFAULT_BUDGET", "DriftCheck", "RecallResult", "RecalledLesson", "Recaller", "recall"]
+
+DriftCheck = Callable[["Lesson"], Sequence[Any]]
+
+DEFAULT_BUDGET = 200
+MAX_BUDGET = 100_000
+MAX_LESSONS = 10
+# Lessons without a matching trigger need this much shared vocabulary, and only a few get in.
+MIN_SHARED_TERMS = 2
+MAX_TEXT_ONLY = 3
+TEXT_ONLY_POOL = 50
+MAX_DRIFT_CHECKS = 50
+# A huge prompt is read at its head and tail: instructions sit there, pasted logs in between.
+PROMPT_HEAD = 48 * 1024
+PROMPT_TAIL = 16 * 1024
+MAX_QUERY_TERMS = 256
+
+
+def clip_prompt(prompt: str) -> str:
+    if len(prompt) <= PROMPT_HEAD + PROMPT_TAIL:
+        return prompt
+    return prompt[:PROMPT_HEAD] + "\n" + prompt[-PROMPT_TAIL:]
+
+
+class Recaller:
+    """Recall for one repository; keep one alive across turns to reuse the open index.
+
+    Staleness comes from `drift` when given (tests, callers with their own checker), else from the
+    Project's checker, else from a fingerprint Checker made for each call: a Checker memoizes facts
+    for its lifetime, so a long-lived Recaller must not keep one across turns.
+    """
+
+    def __init__(self, target: Project | Locations, *, drift: DriftCheck | None = None) -> None:
+        project = target if hasattr(target, "store") else None
+        self.loc: Locations = project.loc if project is not None else target  # type: ignore[union-attr,assignment]
+        self.index = LessonIndex(self.loc)
+        self._project: Any = project
+        self._given_drift = drift
+        self._drift: DriftCheck | None = None
+        self._checker: Any = None
+
+    def recall(
+        self,
+        prompt: str = "",
+        *,
+        files: Sequence[str] = (),
+        cmd: str | None = None,
+        budget: int = DEFAULT_BUDGET,
+        task_type: str | None = None,
+        session: str | None = None,
+        now: dt.datetime | None = None,
+        record: bool = True,
+    ) -> RecallResult:
+        """The lessons for one turn. `task_type=None` classifies the prompt; unsure means none."""
+        if not isinstance(budget, int) or not 1 <= budget <= MAX_BUDGET:
+            raise UsageError(f"--budget {budget!r}: use a whole number of tokens from 1 to {MAX_BUDGET}")
+        if task_type is not None and task_type not in TASK_TYPES:
+            raise UsageError(f"--task-type {task_type!r}: use one of {', '.join(TASK_TYPES)}")
+        now = now or dt.datetime.now(dt.UTC)
+        text = clip_prompt(prompt or "")
+        task = task_type or classify(text, files=len(files), has_cmd=bool(cmd))
+        result = RecallResult(task)
+        if task is None:
+            return result
+        query = Query.build(text, files, cmd, root=str(self.loc.root))
+        self.index.ensure()
+        if self.index.empty:
+            return result
+        counters = Counters.load(self.loc.state_dir)
+        seen = counters.seen(session)
+        for attempt in range(3):
+            try:
+                chosen, changed = self._select(query, task, now, seen, budget, verify=attempt < 2)
+            except sqlite3.DatabaseError:
+                self.index.reset()  # a damaged cache is rebuilt, never fatal
+                continue
+            if not changed:
+                break
+            self.index.ensure(sweep=True)
+        else:
+            chosen = []
+        result.lessons = chosen
+        result.warnings.extend(self.index.warnings)
+        self.index.warnings.clear()
+        if record and chosen:
+            self._count(counters, chosen, now=now, session=session, warnings=result.warnings)
+        self._save_checker(result.warnings)
+        return result
+
+    def _select(
+        self, query: Query, task: str, now: dt.datetime, seen: set[str], budget: int, *, verify: bool
+    ) -> tuple[list[RecalledLesson], bool]:
+        """(chosen lessons, False), or ([], True) when a chosen lesson's file changed under us."""
+        cands, infos = self._candidates(query, task, now, seen)
+        if not cands:
+            return [], False
+        outcomes = load_outcomes(self.loc.state_dir)
+        for cand in cands:
+            cand.success, cand.failure = outcomes.get(lesson_key(cand.scope, cand.name), (0, 0))
+        chosen: list[RecalledLesson] = []
+        used = 0
+        for checks, cand in enumerate(rank.fuse(cands)):
+            if len(chosen) >= MAX_LESSONS or checks >= MAX_DRIFT_CHECKS:
+                break
+            info, doc = infos[cand.doc], self.index.text(cand.doc)
+            if doc is None:
+                continue
+            if verify and file_changed(info.path, doc.sig):
+                return [], True
+            if self._is_stale(info, doc):
+                continue
+            text = render.lesson_text(doc.description, doc.body)
+            cost = rank.estimate_tokens(text)
+            if not rank.within_budget(used, cost, budget=budget, taken=len(chosen)):
+                break
+            caution = rank.is_caution(cand.success, cand.failure)
+            chosen.append(
+                RecalledLesson(
+                    cand.name, cand.scope, text, cost, caution, info.path, cand.score, tuple(cand.reasons)
+                )
+            )
+            used += cost
+        return chosen, False
+
+    def _candidates(
+        self, query: Query, task: str, now: dt.datetime, seen: set[str]
+    ) -> tuple[list[rank.Candidate], dict[int, DocInfo]]:
+        idx = self.index
+        specificity, reasons = match_triggers(idx, query, now=now.timestamp())
+        terms = list(dict.fromkeys(tokenize(query.prompt) + tokenize(query.haystack)))[:MAX_QUERY_TERMS]
+        postings = idx.postings(terms)
+        scores = bm25.score(terms, postings, n_docs=idx.n_docs, avgdl=idx.avgdl)
+        shared: dict[int, int] = {}
+        for term, plist in postings.items():
+            if term not in GENERIC:
+                for doc, _, _ in plist:
+                    shared[doc] = shared.get(doc, 0) + 1
+        text_only = [d for d in scores if d not in specificity and shared.get(d, 0) >= MIN_SHARED_TERMS]
+        text_only = sorted(text_only, key=lambda d: (-scores[d], d))[:TEXT_ONLY_POOL]
+        infos = idx.docs([*specificity, *text_only])
+        names = {info.name for info in infos.values()}
+        superseded = idx.superseded(names)
+        shadowed = idx.project_names({i.name for i in infos.values() if i.scope == SCOPE_GLOBAL})
+        deadline = now.timestamp()
+
+        def live(info: DocInfo) -> bool:
+            return not (
+                info.inactive
+                or info.name in superseded
+                or (info.scope == SCOPE_GLOBAL and info.name in shadowed)
+                or (info.expires is not None and info.expires <= deadline)
+                or task not in info.task_types
+                or lesson_key(info.scope, info.name) in seen
+            )
+
+        cands: list[rank.Candidate] = []
+        admitted_text_only = 0
+        for doc in [*specificity, *text_only]:
+            info = infos.get(doc)
+            if info is None or not live(info):
+                continue
+            if doc not in specificity:
+                if admitted_text_only >= MAX_TEXT_ONLY:
+                    continue
+                admitted_text_only += 1
+            cand = rank.Candidate(doc, info.name, info.scope, info.recency)
+            cand.specificity = specificity.get(doc)
+            cand.relevance = scores.get(doc, 0.0)
+            cand.reasons = reasons.get(doc, ["text"])
+            cands.append(cand)
+        return cands, infos
+
+    def _is_stale(self, info: DocInfo, doc: DocText) -> bool:
+        from reasonlessons.lesson import Lesson
+
+        lesson = Lesson(meta=doc.meta, body=doc.body, path=Path(info.path), scope=info.scope)
+        try:
+            return bool(self._drift_check()(lesson))
+        except (ReasonLessonsError, OSError, ValueError):
+            return True  # a lesson whose facts cannot be checked is not vouched for
+
+    def _drift_check(self) -> DriftCheck:
+        """The staleness check for this call, built on first use (most turns check few lessons)."""
+        if self._drift is None:
+            if self._given_drift is not None:
+                self._drift = self._given_drift
+            elif self._project is not None:
+                self._drift = self._project.drift
+                self._checker = getattr(self._drift, "__self__", None)
+            else:
+                from reasonlessons.fingerprint import Checker
+
+                self._checker = Checker(self.loc.root, state_dir=self.loc.state_dir)
+                self._drift = self._checker.drift
+        return self._drift
+
+    def _save_checker(self, warnings: list[str]) -> None:
+        """Persist what the checker learned (its stat-keyed cache), then forget it for this call."""
+        checker, self._checker, self._drift = self._checker, None, None
+        save = getattr(checker, "save", None)
+        if callable(save):
+            try:
+                save()
+            except (ReasonLessonsError, OSError) as exc:
+                warnings.append(f"fingerprint cache not saved: {exc}")
+        close = getattr(checker, "close", None)
+        if callable(close) and self._project is None:  # a Project closes its own checker
+            close()
+
+    def _count(
+        self,
+        counters: Counters,
+        chosen: list[RecalledLesson],
+        *,
+        now: dt.datetime,
+        session: str | None,
+        warnings: list[str],
+    ) -> None:
+        counters.record([lesson_key(c.scope, c.name) for c in chosen], now=now, session=session)
+        if counters.damaged:
+            warnings.append(f"{counters.path} was unreadable; rebuilt it (earlier hit counts are lost)")
+        try:
+            self.loc.ensure_state_dir()
+            counters.save()
+        except (ReasonLessonsError, OSError) as exc:
+            warnings.append(f"recall counters not saved: {exc}")
+
+
+def recall(
+    target: Project | Locations,
+    prompt: str = "",
+    *,
+    files: Sequence[str] = (),
+    cmd: str | None = None,
+    budget: int = DEFAULT_BUDGET,
+    task_type: str | None = None,
+    session: str | None = None,
+    now: dt.datetime | None = None,
+    drift: DriftCheck | None = None,
+    record: bool = True,
+) -> RecallResult:
+    """One-shot recall for a repository (see Recaller for keeping state between turns)."""
+    return Recaller(target, drift=drift).recall(
+        prompt,
+        files=files,
+        cmd=cmd,
+        budget=budget,
+        task_type=task_type,
+        session=session,
+        now=now,
+        record=record,
+    )

@@ -1,0 +1,171 @@
+"""Per-lesson counters in local state: hits, last seen, per-session injections, and outcomes.
+
+Two documents in the state directory, both in the state.py envelope
+(`{"kind", "version", "data"}`) so any state reader understands them:
+
+* `recall-counters.json`, written by recall (one small atomic write per turn that returned lessons):
+  `{"lessons": {"<scope>:<name>": {"hits": N, "last": ISO}},
+  "sessions": {ID: {"at": ISO, "seen": [key...]}}}`.
+* `lesson-outcomes.json`, written by the learning loop under the store lock, only read by recall:
+  `{"<scope>:<name>": {"success": N, "failure": N}}`. Kept apart so a recall racing the loop can lose
+  at most a hit count, never an outcome.
+
+Recall uses the stdlib json module here, not reasonlessons.jsonio: importing orjson costs more than
+the whole per-turn budget. A damaged document reads as empty and is rewritten whole: never fatal.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+from typing import Any
+
+from reasonlessons.constants import STATE_SCHEMA_VERSION
+
+COUNTERS_FILE = "recall-counters.json"
+OUTCOMES_FILE = "lesson-outcomes.json"
+COUNTERS_KIND = "recall-counters"
+OUTCOMES_KIND = "lesson-outcomes"
+# Sessions are only needed while an agent session lives; keep the document small.
+MAX_SESSIONS = 200
+SESSION_TTL = dt.timedelta(days=7)
+MAX_SESSION_ID = 200
+
+
+def lesson_key(scope: str, name: str) -> str:
+    return f"{scope}:{name}"
+
+
+def session_key(session: str) -> str:
+    """Session ids come from agents; keep them bounded and printable."""
+    cleaned = "".join(ch if ch.isprintable() else "?" for ch in session.strip())
+    return cleaned[:MAX_SESSION_ID]
+
+
+def _read(path: Path, kind: str) -> tuple[dict[str, Any], bool]:
+    """(data, damaged): a missing file is empty and fine; a corrupt one is empty and damaged."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return {}, False
+    except OSError:
+        return {}, True
+    try:
+        doc = json.loads(raw)
+    except (ValueError, RecursionError):
+        return {}, True
+    if (
+        not isinstance(doc, dict)
+        or doc.get("kind") != kind
+        or doc.get("version") != STATE_SCHEMA_VERSION
+        or not isinstance(doc.get("data"), dict)
+    ):
+        return {}, True
+    data: dict[str, Any] = doc["data"]
+    return data, False
+
+
+def _write(path: Path, kind: str, data: dict[str, Any], *, durable: bool = True) -> None:
+    from reasonlessons.atomic import write_atomic
+
+    doc = {"kind": kind, "version": STATE_SCHEMA_VERSION, "data": data}
+    raw = json.dumps(doc, sort_keys=True, separators=(",", ":")).encode("utf-8") + b"\n"
+    write_atomic(path, raw, durable=durable)
+
+
+class Counters:
+    """The recall counters document, loaded once per recall and saved at most once."""
+
+    def __init__(self, path: Path, data: dict[str, Any], *, damaged: bool = False) -> None:
+        self.path = path
+        self.damaged = damaged
+        lessons = data.get("lessons")
+        sessions = data.get("sessions")
+        self.lessons: dict[str, Any] = lessons if isinstance(lessons, dict) else {}
+        self.sessions: dict[str, Any] = sessions if isinstance(sessions, dict) else {}
+
+    @classmethod
+    def load(cls, state_dir: Path) -> Counters:
+        path = state_dir / COUNTERS_FILE
+        data, damaged = _read(path, COUNTERS_KIND)
+        return cls(path, data, damaged=damaged)
+
+    def seen(self, session: str | None) -> set[str]:
+        """Lesson keys already injected in `session`."""
+        if not session:
+            return set()
+        entry = self.sessions.get(session_key(session))
+        seen = entry.get("seen") if isinstance(entry, dict) else None
+        return {str(k) for k in seen} if isinstance(seen, list) else set()
+
+    def hits(self, key: str) -> int:
+        entry = self.lessons.get(key)
+        value = entry.get("hits") if isinstance(entry, dict) else None
+        return value if isinstance(value, int) and value >= 0 else 0
+
+    def last_seen(self, key: str) -> str | None:
+        entry = self.lessons.get(key)
+        value = entry.get("last") if isinstance(entry, dict) else None
+        return value if isinstance(value, str) else None
+
+    def record(self, keys: list[str], *, now: dt.datetime, session: str | None) -> None:
+        """Count one injection of each lesson, and remember them for the session."""
+        stamp = now.isoformat()
+        for key in keys:
+            self.lessons[key] = {"hits": self.hits(key) + 1, "last": stamp}
+        if session:
+            sid = session_key(session)
+            seen = sorted(self.seen(session) | set(keys))
+            self.sessions[sid] = {"at": stamp, "seen": seen}
+            self._prune_sessions(now)
+
+    def _prune_sessions(self, now: dt.datetime) -> None:
+        cutoff = (now - SESSION_TTL).isoformat()
+        live = {
+            sid: entry
+            for sid, entry in self.sessions.items()
+            if isinstance(entry, dict) and isinstance(entry.get("at"), str) and entry["at"] >= cutoff
+        }
+        if len(live) > MAX_SESSIONS:
+            newest = sorted(live, key=lambda sid: live[sid]["at"], reverse=True)[:MAX_SESSIONS]
+            live = {sid: live[sid] for sid in newest}
+        self.sessions = live
+
+    def save(self) -> None:
+        """Write the document atomically (also rebuilds a damaged one)."""
+        # Not fsynced: a crash may lose one turn's counts, never corrupt the file.
+        _write(self.path, COUNTERS_KIND, {"lessons": self.lessons, "sessions": self.sessions}, durable=False)
+        self.damaged = False
+
+
+def load_outcomes(state_dir: Path) -> dict[str, tuple[int, int]]:
+    """(successes, failures) per lesson key, as the learning loop recorded them."""
+    data, _ = _read(state_dir / OUTCOMES_FILE, OUTCOMES_KIND)
+    out: dict[str, tuple[int, int]] = {}
+    for key, entry in data.items():
+        if isinstance(entry, dict):
+            success, failure = entry.get("success", 0), entry.get("failure", 0)
+            if isinstance(success, int) and isinstance(failure, int):
+                out[key] = (max(success, 0), max(failure, 0))
+    return out
+
+
+def record_outcome(state_dir: Path, scope: str, name: str, *, success: bool, lock_path: Path) -> None:
+    """Add one observed outcome of a lesson (for the learning loop; takes the store lock)."""
+    from reasonlessons.atomic import locked
+
+    path = state_dir / OUTCOMES_FILE
+    with locked(lock_path):
+        data, _ = _read(path, OUTCOMES_KIND)
+        key = lesson_key(scope, name)
+        entry = data.get(key)
+        field = "success" if success else "failure"
+        counts = {
+            k: v
+            for k, v in (entry.items() if isinstance(entry, dict) else ())
+            if k in ("success", "failure") and isinstance(v, int)
+        }
+        counts[field] = counts.get(field, 0) + 1
+        data[key] = counts
+        _write(path, OUTCOMES_KIND, data)

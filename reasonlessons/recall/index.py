@@ -1,0 +1,258 @@
+"""The recall index as a turn reads it: validated cheaply, refreshed when lesson files change.
+
+Validation, cheapest first:
+1. Every turn: one stat per lessons directory (project, global). Adding, removing or renaming a
+   lesson file, and every write reasonlessons or git makes (they replace files), changes it.
+2. Every lesson a turn returns: its file's (size, mtime_ns, inode) against the indexed one, so an
+   edited lesson is never shown with its old text.
+3. A sweep (stat of every lesson file, re-parsing only those whose stamp changed) when a directory
+   changed, on every turn while there are at most ALWAYS_SWEEP_MAX files, and otherwise at most
+   SWEEP_INTERVAL_NS apart, so in-place edits of lessons a turn did not return are also picked up.
+The image is opened read-only and immutable: writers replace the file, they never modify it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sqlite3
+import time
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from reasonlessons.constants import SCOPE_GLOBAL, SCOPE_PROJECT
+from reasonlessons.errors import ReasonLessonsError
+from reasonlessons.locations import Locations
+from reasonlessons.recall import indexbuild as build
+from reasonlessons.recall.bm25 import Posting
+
+INDEX_FILE = "recall-index.sqlite"
+_TRIGGER_TABLES = {"keywords": ("kw", "needle"), "files": ("globs", "glob"), "commands": ("cmds", "pattern")}
+ALWAYS_SWEEP_MAX = 500
+SWEEP_INTERVAL_NS = 60 * 1_000_000_000
+
+
+class DocInfo(NamedTuple):
+    """What selection needs to know about one indexed lesson (the text is fetched separately)."""
+
+    id: int
+    name: str
+    scope: str
+    path: str
+    recency: str
+    task_types: list[str]
+    expires: float | None
+    inactive: bool
+
+
+class DocText(NamedTuple):
+    description: str
+    body: str
+    meta: dict[str, Any]
+    sig: str
+
+
+class LessonIndex:
+    """All project and global lessons of one repository, as a queryable cache."""
+
+    def __init__(self, loc: Locations) -> None:
+        self.loc = loc
+        self.path = loc.state_dir / INDEX_FILE
+        self.conn: sqlite3.Connection | None = None
+        self.info: dict[str, str] = {}
+        self.warnings: list[str] = []
+        self.empty = False
+        self._file_id: tuple[int, int] | None = None
+        self._in_memory = False
+
+    @property
+    def scoped_dirs(self) -> list[tuple[str, Path]]:
+        return [(SCOPE_PROJECT, self.loc.project_dir), (SCOPE_GLOBAL, self.loc.global_dir)]
+
+    @property
+    def n_docs(self) -> int:
+        return int(self.info.get("n_docs", "0"))
+
+    @property
+    def avgdl(self) -> float:
+        return float(self.info.get("avgdl", "0"))
+
+    def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+        self.conn, self.info, self._file_id, self._in_memory = None, {}, None, False
+
+    def ensure(self, *, sweep: bool = False) -> None:
+        """Make the index reflect the lesson files now (see the module docstring for how cheaply)."""
+        now_ns = time.time_ns()
+        dirs = build.dir_states([d for _, d in self.scoped_dirs], now_ns)
+        if all(state == build.ABSENT for state in dirs):
+            self.close()
+            self.empty = True
+            return
+        self.empty = False
+        try:
+            st: os.stat_result | None = os.stat(self.path)
+        except OSError:
+            st = None
+        if st is not None and (self._in_memory or self._file_id != (st.st_ino, st.st_size)):
+            self.close()
+            self._open(st)
+        current = (
+            self.conn is not None
+            and self.info.get("schema") == build.SCHEMA
+            and self.info.get("dirs") == json.dumps(dirs)
+        )
+        if current and not sweep:
+            due = (
+                int(self.info.get("files", "0")) <= ALWAYS_SWEEP_MAX
+                or st is None
+                or now_ns - st.st_mtime_ns > SWEEP_INTERVAL_NS
+            )
+            if not due:
+                return
+        self._sweep(dirs, now_ns, trust=current)
+
+    def reset(self) -> None:
+        """Throw the cache away and rebuild it from the lesson files (after a damaged read)."""
+        self.close()
+        with contextlib.suppress(OSError):
+            self.path.unlink()
+        self.ensure()
+
+    def _open(self, st: os.stat_result) -> None:
+        try:
+            conn = sqlite3.connect(self.path.as_uri() + "?immutable=1", uri=True)
+            info = build.get_info(conn)
+        except sqlite3.Error:
+            return  # damaged or foreign: the sweep rebuilds it
+        self.conn, self.info, self._file_id = conn, info, (st.st_ino, st.st_size)
+
+    def _sweep(self, dirs: list[str], now_ns: int, *, trust: bool) -> None:
+        listing = build.list_files(self.scoped_dirs, now_ns)
+        if trust and self.conn is not None:
+            try:
+                unchanged = build.stored_files(self.conn) == listing
+            except sqlite3.Error:
+                unchanged = False
+            if unchanged:
+                with contextlib.suppress(OSError):
+                    os.utime(self.path)  # the file's mtime records the last full sweep
+                return
+        previous: bytes | None = None
+        try:
+            if self._in_memory and self.conn is not None:
+                previous = self.conn.serialize()
+            elif self.conn is not None:
+                previous = self.path.read_bytes()
+        except (OSError, sqlite3.Error):
+            previous = None
+        image = build.new_image(previous)
+        build.apply(image, listing)
+        build.finish(image, dirs=dirs, files=len(listing))
+        self.close()
+        try:
+            from reasonlessons.atomic import write_atomic
+
+            self.loc.ensure_state_dir()
+            write_atomic(self.path, image.serialize(), durable=False)  # a cache: rebuilt if lost
+            st = os.stat(self.path)
+        except (ReasonLessonsError, OSError) as exc:
+            # A read-only checkout still gets recall; it just pays for the scan every turn.
+            self.warnings.append(f"recall index not saved ({exc}); recall works but stays slow")
+            self.conn, self.info, self._in_memory = image, build.get_info(image), True
+            return
+        image.close()
+        self._open(st)
+
+    # -- queries ----------------------------------------------------------------------------------
+
+    def _rows(self, sql: str, values: Iterable[Any]) -> list[Any]:
+        assert self.conn is not None
+        return self.conn.execute(sql, (json.dumps(list(values)),)).fetchall()
+
+    def keyword_needles(self, tokens: Iterable[str]) -> list[str]:
+        """Distinct keyword needles whose first token is among `tokens` (each is checked once)."""
+        sql = "SELECT DISTINCT needle FROM kw WHERE token IN (SELECT value FROM json_each(?))"
+        return [row[0] for row in self._rows(sql, tokens)]
+
+    def keyword_docs(self, matched: Iterable[str]) -> list[tuple[int, str]]:
+        """(doc, needle) of every lesson with one of the `matched` needles."""
+        sql = "SELECT DISTINCT doc, needle FROM kw WHERE needle IN (SELECT value FROM json_each(?))"
+        return self._rows(sql, matched)
+
+    def glob_candidates(self, keys: Iterable[str]) -> list[str]:
+        """Distinct file-trigger globs filed under any of `keys` (each is evaluated once)."""
+        sql = "SELECT DISTINCT glob FROM globs WHERE key IN (SELECT value FROM json_each(?))"
+        return [row[0] for row in self._rows(sql, keys)]
+
+    def glob_docs(self, matched: Iterable[str]) -> list[tuple[int, str]]:
+        """(doc, glob) of every lesson with one of the `matched` globs."""
+        sql = "SELECT DISTINCT doc, glob FROM globs WHERE glob IN (SELECT value FROM json_each(?))"
+        return self._rows(sql, matched)
+
+    def command_rows(self) -> list[tuple[int, str, str | None]]:
+        assert self.conn is not None
+        return self.conn.execute("SELECT doc, pattern, lit FROM cmds").fetchall()
+
+    def fanout(self, kind: str, triggers: Iterable[str], *, now: float) -> dict[str, int]:
+        """How many active lessons reference each trigger (a trigger shared by many says less)."""
+        table, column = _TRIGGER_TABLES[kind]
+        sql = (
+            f"SELECT t.{column}, COUNT(DISTINCT t.doc) FROM {table} t JOIN docs d ON d.id = t.doc "
+            f"WHERE t.{column} IN (SELECT value FROM json_each(?)) AND d.inactive = 0 "
+            "AND (d.expires IS NULL OR d.expires > ?) "
+            "AND d.name NOT IN (SELECT name FROM supersedes) "
+            "AND NOT (d.scope = 'global' AND d.name IN (SELECT name FROM docs WHERE scope = 'project')) "
+            f"GROUP BY t.{column}"
+        )
+        assert self.conn is not None
+        return dict(self.conn.execute(sql, (json.dumps(list(triggers)), now)).fetchall())
+
+    def postings(self, terms: Iterable[str]) -> dict[str, list[Posting]]:
+        out: dict[str, list[Posting]] = {}
+        sql = "SELECT term, doc, tf, dl FROM post WHERE term IN (SELECT value FROM json_each(?))"
+        for term, doc, tf, dl in self._rows(sql, terms):
+            out.setdefault(term, []).append((doc, tf, dl))
+        return out
+
+    def docs(self, ids: Iterable[int]) -> dict[int, DocInfo]:
+        sql = (
+            "SELECT id, name, scope, path, recency, task_types, expires, inactive FROM docs "
+            "WHERE id IN (SELECT value FROM json_each(?))"
+        )
+        return {
+            row[0]: DocInfo(row[0], row[1], row[2], row[3], row[4], json.loads(row[5]), row[6], bool(row[7]))
+            for row in self._rows(sql, ids)
+        }
+
+    def superseded(self, names: Iterable[str]) -> set[str]:
+        sql = "SELECT DISTINCT name FROM supersedes WHERE name IN (SELECT value FROM json_each(?))"
+        return {row[0] for row in self._rows(sql, names)}
+
+    def project_names(self, names: Iterable[str]) -> set[str]:
+        sql = (
+            "SELECT DISTINCT name FROM docs WHERE scope = 'project' "
+            "AND name IN (SELECT value FROM json_each(?))"
+        )
+        return {row[0] for row in self._rows(sql, names)}
+
+    def text(self, doc: int) -> DocText | None:
+        assert self.conn is not None
+        sql = "SELECT description, body, meta, sig FROM docs WHERE id = ?"
+        row = self.conn.execute(sql, (doc,)).fetchone()
+        return None if row is None else DocText(row[0], row[1], json.loads(row[2]), row[3])
+
+
+def file_changed(path: str, indexed_sig: str) -> bool:
+    """True when the lesson file is no longer the version the index read.
+
+    A stamp recorded as racy stops matching once it is old enough to trust, so such a file is
+    read again then, exactly as the sweep does."""
+    try:
+        info = os.stat(path, follow_symlinks=False)
+    except OSError:
+        return True
+    return build.stamp(info, time.time_ns()) != indexed_sig

@@ -1,0 +1,249 @@
+"""Building the recall index: list the lesson files, parse only what changed, write one SQLite image.
+
+The index is a cache of every project and global lesson (parsed frontmatter, body, BM25 terms,
+triggers filed for lookup), so a warm recall never imports yaml/frontmatter or reads 10,000 files.
+Updates are incremental: the previous image is loaded into memory, rows of changed, new and removed
+files are replaced, and the new image is written with reasonlessons.atomic (readers keep the old
+inode open, so they never see a half-written index).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import sqlite3
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from reasonlessons.constants import (
+    CANDIDATES_DIR,
+    LESSON_SUFFIX,
+    NAME_RE,
+    SCOPE_PROJECT,
+)
+from reasonlessons.recall import globs
+from reasonlessons.recall.bm25 import document_terms
+from reasonlessons.recall.tokens import tokenize
+
+SCHEMA = "reasonlessons-recall-index/3"
+# A file or directory touched this recently may change again within the same timestamp tick
+# (git's "racy clean" problem); such stamps are not trusted until they are older.
+RACY_NS = 2_000_000_000
+RACY = "racy"
+ABSENT = "absent"
+
+DDL = """
+CREATE TABLE info (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE files (path TEXT PRIMARY KEY, scope TEXT NOT NULL, sig TEXT NOT NULL, doc INTEGER);
+CREATE TABLE docs (
+    id INTEGER PRIMARY KEY, name TEXT NOT NULL, scope TEXT NOT NULL, path TEXT NOT NULL, sig TEXT NOT NULL,
+    meta TEXT NOT NULL, description TEXT NOT NULL, body TEXT NOT NULL, terms TEXT NOT NULL,
+    recency TEXT NOT NULL, task_types TEXT NOT NULL, expires REAL, inactive INTEGER NOT NULL,
+    dl INTEGER NOT NULL);
+CREATE INDEX docs_name ON docs(name);
+CREATE TABLE supersedes (name TEXT NOT NULL, doc INTEGER NOT NULL);
+CREATE INDEX supersedes_name ON supersedes(name);
+CREATE INDEX supersedes_doc ON supersedes(doc);
+CREATE TABLE kw (token TEXT NOT NULL, doc INTEGER NOT NULL, needle TEXT NOT NULL);
+CREATE INDEX kw_token ON kw(token);
+CREATE INDEX kw_needle ON kw(needle);
+CREATE INDEX kw_doc ON kw(doc);
+CREATE TABLE globs (key TEXT NOT NULL, doc INTEGER NOT NULL, glob TEXT NOT NULL);
+CREATE INDEX globs_key ON globs(key);
+CREATE INDEX globs_glob ON globs(glob);
+CREATE INDEX globs_doc ON globs(doc);
+CREATE TABLE cmds (doc INTEGER NOT NULL, pattern TEXT NOT NULL, lit TEXT);
+CREATE INDEX cmds_pattern ON cmds(pattern);
+CREATE INDEX cmds_doc ON cmds(doc);
+CREATE TABLE post (term TEXT NOT NULL, doc INTEGER NOT NULL, tf INTEGER NOT NULL, dl INTEGER NOT NULL,
+    PRIMARY KEY (term, doc)) WITHOUT ROWID;
+"""
+
+# path -> (scope, signature)
+Listing = dict[str, tuple[str, str]]
+
+
+def stamp(info: os.stat_result, now_ns: int) -> str:
+    """Identity of a file version: size, mtime and inode (a replaced file gets a new inode)."""
+    sig = f"{info.st_size}:{info.st_mtime_ns}:{info.st_ino}"
+    return f"{RACY}:{sig}" if info.st_mtime_ns > now_ns - RACY_NS else sig
+
+
+def dir_states(dirs: Iterable[Path], now_ns: int) -> list[str]:
+    """One cheap stamp per lessons directory: adding, removing or renaming a file changes it."""
+    out = []
+    for directory in dirs:
+        try:
+            info = os.stat(directory)
+        except OSError:
+            out.append(ABSENT)
+            continue
+        out.append(RACY if info.st_mtime_ns > now_ns - RACY_NS else f"{info.st_mtime_ns}:{info.st_ino}")
+    return out
+
+
+def list_files(scoped_dirs: Iterable[tuple[str, Path]], now_ns: int) -> Listing:
+    """Every lesson-named regular file of the scopes, as the store lists them, with its stamp."""
+    out: Listing = {}
+    for scope, directory in scoped_dirs:
+        try:
+            entries = list(os.scandir(directory))
+        except OSError:
+            continue
+        for entry in entries:
+            name = entry.name
+            if name.startswith(".") or not name.endswith(LESSON_SUFFIX):
+                continue
+            if scope == SCOPE_PROJECT and name == CANDIDATES_DIR:
+                continue
+            if not NAME_RE.match(name[: -len(LESSON_SUFFIX)]):
+                continue
+            try:
+                info = entry.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            out[entry.path] = (scope, stamp(info, now_ns))
+    return out
+
+
+def new_image(data: bytes | None) -> sqlite3.Connection:
+    """An in-memory copy of the previous image, or an empty one when there is none (or it is bad)."""
+    conn = sqlite3.connect(":memory:")
+    if data:
+        try:
+            conn.deserialize(data)
+            if get_info(conn).get("schema") == SCHEMA:
+                return conn
+        except sqlite3.Error:
+            pass
+        conn.close()
+        conn = sqlite3.connect(":memory:")
+    conn.executescript(DDL)
+    return conn
+
+
+def get_info(conn: sqlite3.Connection) -> dict[str, str]:
+    return dict(conn.execute("SELECT key, value FROM info").fetchall())
+
+
+def stored_files(conn: sqlite3.Connection) -> dict[str, tuple[str, str]]:
+    return {path: (scope, sig) for path, scope, sig in conn.execute("SELECT path, scope, sig FROM files")}
+
+
+def apply(conn: sqlite3.Connection, listing: Listing) -> int:
+    """Bring the image in line with `listing`; return how many files were (re)parsed or dropped."""
+    stored = stored_files(conn)
+    changed = 0
+    for path in stored.keys() - listing.keys():
+        _drop(conn, path)
+        changed += 1
+    for path, (scope, sig) in listing.items():
+        if stored.get(path) == (scope, sig):
+            continue
+        _drop(conn, path)
+        doc = _insert(conn, Path(path), scope, sig)
+        conn.execute("INSERT INTO files VALUES (?, ?, ?, ?)", (path, scope, sig, doc))
+        changed += 1
+    return changed
+
+
+def finish(conn: sqlite3.Connection, *, dirs: list[str], files: int) -> None:
+    n_docs, total = conn.execute("SELECT COUNT(*), COALESCE(SUM(dl), 0) FROM docs").fetchone()
+    info = {
+        "schema": SCHEMA,
+        "dirs": json.dumps(dirs),
+        "files": str(files),
+        "n_docs": str(n_docs),
+        "avgdl": repr(total / n_docs if n_docs else 0.0),
+    }
+    conn.executemany("INSERT OR REPLACE INTO info VALUES (?, ?)", info.items())
+    conn.commit()
+
+
+def _drop(conn: sqlite3.Connection, path: str) -> None:
+    row = conn.execute("SELECT doc FROM files WHERE path = ?", (path,)).fetchone()
+    conn.execute("DELETE FROM files WHERE path = ?", (path,))
+    if row is None or row[0] is None:
+        return
+    doc = row[0]
+    terms_row = conn.execute("SELECT terms FROM docs WHERE id = ?", (doc,)).fetchone()
+    if terms_row is not None:
+        terms = json.loads(terms_row[0])
+        conn.executemany("DELETE FROM post WHERE term = ? AND doc = ?", ((t, doc) for t in terms))
+    for table in ("kw", "globs", "cmds", "supersedes"):
+        conn.execute(f"DELETE FROM {table} WHERE doc = ?", (doc,))
+    conn.execute("DELETE FROM docs WHERE id = ?", (doc,))
+
+
+def _insert(conn: sqlite3.Connection, path: Path, scope: str, sig: str) -> int | None:
+    """Parse one lesson file and file it; None when it cannot be read (validate reports it)."""
+    from reasonlessons.errors import LessonFileError
+    from reasonlessons.lessonfile import read_lesson
+
+    try:
+        lesson = read_lesson(path, scope=scope)
+    except LessonFileError:
+        return None
+    terms = document_terms(lesson.name, lesson.description, lesson.body)
+    dl = sum(terms.values())
+    expires = lesson.expires_at
+    dates = [d for d in (lesson.captured_at, _as_datetime(lesson.meta.get("refreshed-at"))) if d]
+    cur = conn.execute(
+        "INSERT INTO docs (name, scope, path, sig, meta, description, body, terms, recency, task_types,"
+        " expires, inactive, dl) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            lesson.name,
+            scope,
+            str(path),
+            sig,
+            json.dumps(lesson.meta, default=_jsonable, sort_keys=True),
+            lesson.description,
+            lesson.body,
+            json.dumps(terms, sort_keys=True),
+            max(dates).isoformat() if dates else "",
+            json.dumps(lesson.task_types),
+            expires.timestamp() if expires else None,
+            1 if lesson.declared_status else 0,
+            dl,
+        ),
+    )
+    doc = cur.lastrowid
+    assert doc is not None
+    conn.executemany("INSERT INTO post VALUES (?, ?, ?, ?)", ((t, doc, tf, dl) for t, tf in terms.items()))
+    if lesson.declared_status != "deprecated":
+        names = {n for n in lesson.supersedes if n != lesson.name}
+        conn.executemany("INSERT INTO supersedes VALUES (?, ?)", ((n, doc) for n in sorted(names)))
+    _insert_triggers(conn, doc, lesson.triggers)
+    return doc
+
+
+def _insert_triggers(conn: sqlite3.Connection, doc: int, triggers: dict[str, list[str]]) -> None:
+    from reasonlessons import linear_re
+
+    for keyword in dict.fromkeys(triggers.get("keywords", [])):
+        needle = tokenize(keyword)
+        if needle:
+            conn.execute("INSERT INTO kw VALUES (?, ?, ?)", (needle[0], doc, " ".join(needle)))
+    for glob in dict.fromkeys(triggers.get("files", [])):
+        if globs.check(glob) is None:
+            conn.executemany(
+                "INSERT INTO globs VALUES (?, ?, ?)", ((key, doc, glob) for key in globs.bucket_keys(glob))
+            )
+    for pattern in dict.fromkeys(triggers.get("commands", [])):
+        if linear_re.problem(pattern) is None:
+            lit = linear_re.required_literal(pattern)
+            conn.execute("INSERT INTO cmds VALUES (?, ?, ?)", (doc, pattern, lit))
+
+
+def _as_datetime(value: Any) -> dt.datetime | None:
+    from reasonlessons.lesson import as_datetime
+
+    return as_datetime(value)
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    return str(value)

@@ -1,0 +1,3 @@
+export function parse(s: string): string {
+  return s;
+}

@@ -1,0 +1,2 @@
+import { parse } from '../src/index.js';
+it('parses', () => {});
