@@ -1,0 +1,107 @@
+"""Agent integrations on the command line: hook, install, export, mcp.
+
+`hook` is listed here for `--help` and docs only: `__main__` sends it to the argparse fast path
+(reasonlessons/integrations/hookcli.py) before Typer is imported, and this command calls the same
+`run()`, so both print the same bytes and keep the same exit-code contract.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from reasonlessons.cli.app import JsonOption, RepoOption, app, open_project, print_json, say, warn
+from reasonlessons.errors import UsageError
+from reasonlessons.integrations.hookcli import HELP as HOOK_HELP
+
+
+@app.command()
+def hook(
+    agent: Annotated[str, typer.Argument(help=HOOK_HELP["agent"], show_default=False)],
+    budget: Annotated[int, typer.Option("--budget", metavar="TOKENS", help=HOOK_HELP["--budget"])] = 200,
+    wait: Annotated[bool, typer.Option("--wait", help=HOOK_HELP["--wait"])] = False,
+    repo: RepoOption = None,
+) -> None:
+    """Answer one agent hook (JSON on stdin): inject lessons, warn of loops, capture at session end."""
+    from reasonlessons.integrations.hookcli import run
+
+    code = run(agent, budget=budget, wait=wait, repo=str(repo) if repo is not None else None)
+    if code:
+        raise typer.Exit(code)
+
+
+@app.command()
+def install(
+    agent: Annotated[str, typer.Argument(help="The agent to hook into: claude-code.", show_default=False)],
+    uninstall: Annotated[bool, typer.Option("--uninstall", help="Remove our hooks instead.")] = False,
+    local: Annotated[
+        bool,
+        typer.Option("--local", help="Write .claude/settings.local.json (personal, not committed) instead."),
+    ] = False,
+    command: Annotated[
+        str | None,
+        typer.Option("--command", help="Hook command to register; default: reasonlessons hook claude-code."),
+    ] = None,
+    json: JsonOption = False,
+    repo: RepoOption = None,
+) -> None:
+    """Merge the reasonlessons hooks into the repository's Claude Code settings, keeping the rest."""
+    from reasonlessons.integrations.claude_install import DEFAULT_COMMAND
+    from reasonlessons.integrations.claude_install import install as run_install
+
+    if agent != "claude-code":
+        raise UsageError(f"unknown agent {agent!r}; use claude-code")
+    report = run_install(
+        open_project(repo).loc.root, command=command or DEFAULT_COMMAND, local=local, uninstall=uninstall
+    )
+    if json:
+        print_json(report.to_json())
+        return
+    if report.backup is not None:
+        warn(f"{report.path} was not valid JSON; moved it to {report.backup}")
+    if not report.changed:
+        say(f"{report.path}: already {'clean' if uninstall else 'installed'}, nothing changed")
+    elif uninstall:
+        say(f"{report.path}: removed the reasonlessons hooks ({', '.join(report.removed) or 'none'})")
+    else:
+        say(f"{report.path}: hooks for {', '.join(report.added)}")
+
+
+@app.command()
+def export(
+    target: Annotated[str, typer.Argument(help="Where to export: reasonix.", show_default=False)],
+    scope: Annotated[str, typer.Option("--scope", help="project, global or all lessons.")] = "all",
+    skills: Annotated[
+        bool, typer.Option("--skills", help="Also write project lessons as skills in .reasonix/skills/.")
+    ] = False,
+    json: JsonOption = False,
+    repo: RepoOption = None,
+) -> None:
+    """Write fresh lessons where Reasonix v2 loads them (memory facts); withdraw stale ones."""
+    from reasonlessons.integrations.reasonix_export import export_reasonix
+
+    if target != "reasonix":
+        raise UsageError(f"unknown export target {target!r}; use reasonix")
+    report = export_reasonix(open_project(repo), scope=scope, skills=skills)
+    if json:
+        print_json(report.to_json())
+        return
+    for item in report.written:
+        say(f"wrote {item.kind} {item.name} ({item.path})")
+    for item in report.withdrawn:
+        say(f"withdrew {item.kind} {item.name} ({item.path})")
+    for item in report.skipped:
+        warn(f"skipped {item.kind} {item.name}: {item.reason} ({item.path})")
+    say(
+        f"{len(report.written)} written, {len(report.unchanged)} unchanged, "
+        f"{len(report.withdrawn)} withdrawn, {len(report.skipped)} skipped"
+    )
+
+
+@app.command()
+def mcp(repo: RepoOption = None) -> None:
+    """Serve the lessons as MCP tools over stdio (needs: pip install 'reasonlessons[mcp]')."""
+    from reasonlessons.integrations.mcp_server import serve
+
+    serve(repo)

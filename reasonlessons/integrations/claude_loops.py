@@ -1,0 +1,150 @@
+"""Loop detection for Claude Code: the same tool call failing twice in a row.
+
+Each PostToolUse / PostToolUseFailure hook reports one finished call. Per agent session we keep a
+small ring of `[call key, failed]` in the local state directory (`claude-hook-calls.json`, the
+state.py envelope). A call that succeeded after a success changes nothing the detector needs, so
+the common case only reads the file; writes happen around failures, under a lock, because
+parallel tool calls finish (and run their hooks) concurrently.
+
+Only stdlib json, os and zlib are imported up front: this runs after every tool call.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import zlib
+from collections.abc import Callable, Mapping
+from typing import Any
+
+STATE_FILE = "claude-hook-calls.json"
+LOCK_FILE = "claude-hook-calls.lock"
+KIND = "claude-hook-calls"
+VERSION = 1
+RING = 8
+MAX_SESSIONS = 64
+SESSION_TTL_SECONDS = 24 * 3600
+MAX_SESSION_ID = 200
+# Arguments that change between retries without changing what the call does.
+_VOLATILE_ARGS = frozenset({"description", "timeout", "run_in_background"})
+_EXIT_CODE_KEYS = ("exit_code", "exitCode", "returnCode", "return_code")
+
+
+def call_key(tool: str, tool_input: object) -> str:
+    """A short identity of (tool, arguments): whitespace in a shell command and volatile keys ignored."""
+    args: object = tool_input
+    if isinstance(tool_input, Mapping):
+        args = {str(k): v for k, v in tool_input.items() if k not in _VOLATILE_ARGS}
+        command = args.get("command")
+        if isinstance(command, str):
+            args["command"] = " ".join(command.split())
+    try:
+        canonical = json.dumps([tool, args], sort_keys=True, ensure_ascii=True, default=str)
+    except (TypeError, ValueError, RecursionError):
+        canonical = f"{tool}\0{args!r}"
+    data = canonical.encode("ascii", "replace")
+    # Two independent 32-bit checksums: collisions are irrelevant at a ring of eight calls.
+    return f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}"
+
+
+def response_failed(response: object) -> bool:
+    """Whether a PostToolUse `tool_response` reports a failure (FORMATS.md §d.5)."""
+    if isinstance(response, str):
+        head = response.lstrip()[:400]
+        return head.startswith("Error:") or "<tool_use_error>" in head
+    if isinstance(response, Mapping):
+        if response.get("is_error") is True or response.get("isError") is True:
+            return True
+        if response.get("success") is False:
+            return True
+        for key in _EXIT_CODE_KEYS:
+            code = response.get(key)
+            if isinstance(code, int) and not isinstance(code, bool) and code != 0:
+                return True
+    return False
+
+
+def observe(
+    state_dir: str,
+    session: str,
+    key: str,
+    *,
+    failed: bool,
+    now: float,
+    prepare: Callable[[], object] | None = None,
+) -> int:
+    """Record one finished call; return how many times in a row it has now failed (0 if it succeeded).
+
+    `prepare` creates the state directory (with its .gitignore) before the first write."""
+    session = _session_key(session)
+    path = os.path.join(state_dir, STATE_FILE)
+    last = _last_call(_load(path).get(session))
+    if not failed and (last is None or not last[1]):
+        return 0  # success after success: the ring would not tell the detector anything new
+    from pathlib import Path
+
+    from reasonlessons.atomic import locked, write_atomic
+
+    if prepare is not None:
+        prepare()
+    with locked(Path(state_dir) / LOCK_FILE):
+        sessions = _load(path)
+        entry = sessions.get(session)
+        calls = [c for c in (entry.get("calls") if isinstance(entry, dict) else None) or [] if _valid(c)]
+        calls = [*calls, [key, failed]][-RING:]
+        sessions[session] = {"at": now, "calls": calls}
+        doc = {"kind": KIND, "version": VERSION, "data": {"sessions": _prune(sessions, now)}}
+        raw = json.dumps(doc, sort_keys=True, separators=(",", ":")).encode("utf-8") + b"\n"
+        write_atomic(Path(path), raw, durable=False)  # a lost update only delays one notice
+    if not failed:
+        return 0
+    streak = 0
+    for call_key_, call_failed in reversed(calls):
+        if call_key_ != key or not call_failed:
+            break
+        streak += 1
+    return streak
+
+
+def _session_key(session: str) -> str:
+    cleaned = "".join(ch if ch.isprintable() else "?" for ch in session.strip())
+    return cleaned[:MAX_SESSION_ID] or "-"
+
+
+def _valid(call: object) -> bool:
+    return (
+        isinstance(call, list) and len(call) == 2 and isinstance(call[0], str) and isinstance(call[1], bool)
+    )
+
+
+def _last_call(entry: object) -> tuple[str, bool] | None:
+    calls = entry.get("calls") if isinstance(entry, dict) else None
+    if isinstance(calls, list) and calls and _valid(calls[-1]):
+        return calls[-1][0], calls[-1][1]
+    return None
+
+
+def _load(path: str) -> dict[str, Any]:
+    """The sessions mapping; a missing or damaged file reads as empty (it is rewritten whole)."""
+    try:
+        with open(path, "rb") as handle:
+            doc = json.loads(handle.read(1 << 20))
+    except (OSError, ValueError, RecursionError):
+        return {}
+    if not isinstance(doc, dict) or doc.get("kind") != KIND or doc.get("version") != VERSION:
+        return {}
+    data = doc.get("data")
+    sessions = data.get("sessions") if isinstance(data, dict) else None
+    return sessions if isinstance(sessions, dict) else {}
+
+
+def _prune(sessions: dict[str, Any], now: float) -> dict[str, Any]:
+    def at(entry: object) -> float:
+        value = entry.get("at") if isinstance(entry, dict) else None
+        return float(value) if isinstance(value, int | float) else 0.0
+
+    live = {sid: e for sid, e in sessions.items() if now - at(e) <= SESSION_TTL_SECONDS}
+    if len(live) > MAX_SESSIONS:
+        newest = sorted(live, key=lambda sid: at(live[sid]), reverse=True)[:MAX_SESSIONS]
+        live = {sid: live[sid] for sid in newest}
+    return live

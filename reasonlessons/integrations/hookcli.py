@@ -1,0 +1,187 @@
+"""`reasonlessons hook claude-code`: the command Claude Code runs around every prompt and tool call.
+
+`__main__` dispatches here before importing Typer (the Typer `hook` command, for `--help` listings
+and docs, calls `run()` too). The contract with Claude Code (docs/integrations.md):
+
+* read the hook input from stdin (at most 2 MiB; more, or anything that is not a JSON object,
+  is ignored), print one JSON object or nothing, and exit 0;
+* any internal error is silent: exit 0 with nothing printed, because an exception here must never
+  block or confuse the agent (set REASONLESSONS_HOOK_DEBUG=1 to see the traceback on stderr);
+* never exit 2, which Claude Code reads as "block this prompt / tool call": a usage error (an
+  unknown agent, a bad `--repo`) exits 1, which Claude Code shows as a non-blocking hook error.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+from typing import IO, Any
+
+from reasonlessons.constants import EXIT_ERROR, EXIT_OK
+
+AGENTS = ("claude-code",)
+DEBUG_ENV = "REASONLESSONS_HOOK_DEBUG"
+DESCRIPTION = (
+    "Answer one agent hook: read the hook's JSON on stdin, print the lessons (or a loop warning) "
+    "to add to the agent's context, or nothing. Never fails the agent: errors exit 0 silently."
+)
+HELP = {
+    "agent": "The agent whose hook protocol to speak: claude-code.",
+    "--budget": "Token budget for lessons injected per event (estimated as characters/4); default 200.",
+    "--wait": (
+        "On SessionEnd, capture the transcript before exiting instead of in a detached background "
+        "process (Claude Code gives SessionEnd hooks 1.5 s)."
+    ),
+    "--repo": "Repository root. Default: the git top-level of $CLAUDE_PROJECT_DIR, else of the hook's cwd.",
+}
+
+
+def build_parser() -> Any:
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="reasonlessons hook", description=DESCRIPTION, allow_abbrev=False)
+    parser.add_argument("agent", metavar="AGENT", help=HELP["agent"])
+    parser.add_argument("--budget", type=int, default=200, metavar="TOKENS", help=HELP["--budget"])
+    parser.add_argument("--wait", action="store_true", help=HELP["--wait"])
+    parser.add_argument("--repo", metavar="DIR", help=HELP["--repo"])
+    return parser
+
+
+def quick_parse(argv: Sequence[str]) -> dict[str, Any] | None:
+    """The options of a well-formed command line, or None to let argparse explain (or show help)."""
+    opts: dict[str, Any] = {"agent": None, "budget": 200, "wait": False, "repo": None}
+    args = iter(argv)
+    for arg in args:
+        name, eq, value = arg.partition("=")
+        if arg == "--wait":
+            opts["wait"] = True
+        elif name in ("--repo", "--budget"):
+            if not eq:
+                following = next(args, None)
+                if following is None or following.startswith("-"):
+                    return None
+                value = following
+            if name == "--repo":
+                opts["repo"] = value
+            elif value.isdigit():
+                opts["budget"] = int(value)
+            else:
+                return None
+        elif arg.startswith("-") or opts["agent"] is not None:
+            return None
+        else:
+            opts["agent"] = arg
+    return opts if opts["agent"] is not None else None
+
+
+def main(argv: Sequence[str]) -> int:
+    """Parse, answer the hook, return the exit code; nothing here may raise."""
+    try:
+        opts = quick_parse(argv)
+        if opts is None:
+            try:
+                opts = vars(build_parser().parse_args(list(argv)))
+            except SystemExit as exc:  # --help (0), or a usage error: 1, never argparse's 2
+                return EXIT_OK if exc.code in (0, None) else EXIT_ERROR
+        return run(**opts)
+    except BaseException:  # the contract: never fail the agent
+        _debug()
+        return EXIT_OK
+
+
+def run(agent: str, *, budget: int, wait: bool, repo: str | None, stdin: IO[bytes] | None = None) -> int:
+    """Answer one hook invocation; usage errors return 1 with a message, anything else is silent."""
+    if agent not in AGENTS:
+        sys.stderr.write(f"reasonlessons hook: unknown agent {agent!r}; use {', '.join(AGENTS)}\n")
+        return EXIT_ERROR
+    if not 1 <= budget <= 100_000:
+        sys.stderr.write(f"reasonlessons hook: --budget {budget}: use a whole number from 1 to 100000\n")
+        return EXIT_ERROR
+    try:
+        data = read_bounded(sys.stdin.buffer if stdin is None else stdin)
+        out = answer(data, budget=budget, wait=wait, repo=repo)
+    except BaseException as exc:  # the contract: never fail the agent
+        from reasonlessons.errors import UsageError
+
+        if isinstance(exc, UsageError):
+            sys.stderr.write(f"reasonlessons hook: {exc}\n")
+            return EXIT_ERROR
+        _debug()
+        return EXIT_OK
+    if out:
+        _write(out)
+    return EXIT_OK
+
+
+def answer(data: bytes, *, budget: int, wait: bool, repo: str | None) -> bytes:
+    """The bytes to print for one hook input (empty: print nothing)."""
+    import json
+
+    from reasonlessons.integrations.claude_hook import handle, parse_input
+
+    payload = parse_input(data)
+    if payload is None:
+        return b""
+    out = handle(payload, repo=repo, budget=budget, spawn=None if wait else spawn_capture)
+    if out is None:
+        return b""
+    # ASCII JSON: a lone surrogate from a prompt can never make the output unencodable.
+    return json.dumps(out, ensure_ascii=True).encode("ascii") + b"\n"
+
+
+def read_bounded(stream: IO[bytes]) -> bytes:
+    """At most MAX_INPUT_BYTES + 1 of stdin; the rest is drained so the writer never sees EPIPE."""
+    from reasonlessons.integrations.claude_hook import MAX_INPUT_BYTES
+
+    if stream.isatty():
+        return b""  # run by hand without input: nothing to answer
+    data = stream.read(MAX_INPUT_BYTES + 1)
+    if len(data) > MAX_INPUT_BYTES:
+        while stream.read(1 << 20):
+            pass
+    return data
+
+
+def spawn_capture(root: str, transcript: str, session: str) -> None:
+    """Run the SessionEnd capture in a detached process that outlives Claude Code's hook timeout."""
+    import json
+    import subprocess
+
+    payload = {
+        "hook_event_name": "SessionEnd",
+        "session_id": session,
+        "transcript_path": transcript,
+        "cwd": root,
+    }
+    cmd = [sys.executable, "-m", "reasonlessons", "hook", "claude-code", "--wait", "--repo", root]
+    flags: dict[str, Any] = {"start_new_session": True}
+    if os.name == "nt":  # pragma: no cover (Windows: no sessions; detach from the console instead)
+        flags = {"creationflags": getattr(subprocess, "DETACHED_PROCESS", 0x8) | 0x200}
+    child = subprocess.Popen(
+        cmd, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=root, **flags
+    )
+    assert child.stdin is not None
+    with child.stdin:
+        child.stdin.write(json.dumps(payload).encode("utf-8"))
+
+
+def _write(data: bytes) -> None:
+    try:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+    except (BrokenPipeError, OSError):
+        # Point stdout at /dev/null so the interpreter's final flush cannot fail (exit 120).
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+
+
+def _debug() -> None:
+    if os.environ.get(DEBUG_ENV):
+        import traceback
+
+        traceback.print_exc(file=sys.stderr)

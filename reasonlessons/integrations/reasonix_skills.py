@@ -1,0 +1,73 @@
+"""`export reasonix --skills`: fresh project lessons as flat Reasonix skills (FORMATS.md §c.2).
+
+`<repo>/.reasonix/skills/<name>.md` in the weakest parser's form (reasonix_facts.render_skill). The
+directory's `.reasonlessons-export.json`, committed with the skills so every clone knows them,
+records the digest of each file we wrote: a file of ours that nobody edited is rewritten or
+withdrawn freely; anything else is reported and left alone.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any
+
+from reasonlessons.atomic import locked, write_atomic
+from reasonlessons.constants import SCOPE_PROJECT
+from reasonlessons.integrations import reasonix_facts as rf
+from reasonlessons.integrations.reasonix_export import (
+    KIND,
+    MANIFEST,
+    ExportReport,
+    Item,
+    body_of,
+    read_bytes,
+    unlink,
+)
+from reasonlessons.lesson import Lesson
+from reasonlessons.state import load_state, save_state
+
+FOREIGN = "a skill file of that name exists that reasonlessons did not write (or it was edited)"
+
+
+def sync_skills(directory: Path, lessons: list[Lesson], report: ExportReport, *, lock: Path) -> None:
+    """Flat `<name>.md` skills for fresh project lessons; withdraw ours that are no longer fresh.
+
+    `lock` lives in the local state directory: the skills directory is usually committed."""
+    wanted = {lesson.name: lesson for lesson in lessons}
+    if not wanted and not (directory / MANIFEST).exists():
+        return
+    with locked(lock):
+        owned: dict[str, Any] = load_state(directory / MANIFEST, kind=KIND).get("skills", {})
+        owned = {k: v for k, v in owned.items() if isinstance(v, str)}
+        before = dict(owned)
+        for name, lesson in sorted(wanted.items()):
+            path = directory / f"{name}.md"
+            data = rf.render_skill(name, lesson.description, body_of(lesson))
+            existing = read_bytes(path)
+            if existing == data:
+                owned[name] = _sha(data)
+                report.unchanged.append(Item(name, SCOPE_PROJECT, "skill", str(path)))
+            elif existing is not None and owned.get(name) != _sha(existing):
+                report.skipped.append(Item(name, SCOPE_PROJECT, "skill", str(path), reason=FOREIGN))
+            else:
+                write_atomic(path, data)
+                owned[name] = _sha(data)
+                report.written.append(Item(name, SCOPE_PROJECT, "skill", str(path)))
+        for name in sorted(set(owned) - set(wanted)):
+            digest = owned.pop(name)
+            path = directory / f"{name}.md"
+            existing = read_bytes(path)
+            if existing is not None and _sha(existing) != digest:
+                reason = "edited by hand; left in place"
+                report.skipped.append(Item(name, SCOPE_PROJECT, "skill", str(path), reason=reason))
+                continue
+            if existing is not None:
+                unlink(path)
+            report.withdrawn.append(Item(name, SCOPE_PROJECT, "skill", str(path)))
+        if owned != before:
+            save_state(directory / MANIFEST, {"skills": owned}, kind=KIND)
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()[:32]
