@@ -18,6 +18,13 @@ def main(argv: list[str] | None = None) -> int:
         from reasonlessons.integrations.hookcli import main as hook_main
 
         return hook_main(args[1:])
+    if args and args[0] == "capture":
+        # `capture` runs at every session end (hooks, watch): no Typer (see capture/fastcli.py).
+        from reasonlessons.capture.fastcli import try_run as capture_run
+
+        code = capture_run(args[1:])
+        if code is not None:
+            return code
     from reasonlessons.fastpath import try_run
 
     # `stale` runs before every agent turn: it skips building the Typer app (see fastpath.py).

@@ -34,6 +34,7 @@ def run(argv: list[str] | None = None) -> int:
 def build_app() -> typer.Typer:
     """Import every command module (each registers itself) and return the app."""
     from reasonlessons.cli import (
+        capture,  # noqa: F401
         integrations,  # noqa: F401
         lessons,  # noqa: F401
         recall,  # noqa: F401

@@ -1,0 +1,103 @@
+"""A candidate lesson before it is written: content, identity (name, key claims) and evidence."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from reasonlessons.constants import NAME_RE
+
+# Higher is stronger: what the cap of candidates per session keeps first.
+STRENGTH = {
+    "writ": 100,
+    "correction": 90,
+    "command-fix": 80,
+    "edit-fix": 70,
+    "args-fix": 60,
+    "repeated-failure": 50,
+    "layout": 40,
+    "verification": 30,
+}
+_SLUG_DROP = re.compile(r"[^a-z0-9]+")
+_NAME_MAX = 48
+_REGEX_META = re.compile(r"([.^$*+?()\[\]{}|\\])")
+
+
+@dataclass
+class CandidateDraft:
+    """What the extractor proposes; the gates decide whether and where it is written."""
+
+    name: str
+    description: str
+    body: str
+    kind: str
+    fingerprint: list[str] = field(default_factory=list)
+    triggers: dict[str, list[str]] = field(default_factory=dict)
+    evidence: list[dict[str, str]] = field(default_factory=list)
+    outcome: str = "success"
+    source: str = "heuristic"
+    tags: list[str] = field(default_factory=list)
+    # Key claims: an existing lesson that mentions all of them says what this draft says.
+    claims: list[str] = field(default_factory=list)
+    # Only adds evidence to a lesson that already says this; never written as a new candidate.
+    update_only: bool = False
+
+    @property
+    def strength(self) -> int:
+        return STRENGTH.get(self.kind, 0)
+
+    def extra(self) -> dict[str, Any]:
+        """The optional frontmatter keys of SPEC §3 this draft carries."""
+        out: dict[str, Any] = {}
+        triggers = {k: v for k, v in self.triggers.items() if v}
+        if triggers:
+            out["triggers"] = triggers
+        if self.tags:
+            out["tags"] = list(self.tags)
+        out["outcome"] = self.outcome
+        out["source"] = self.source
+        out["evidence"] = [dict(e) for e in self.evidence]
+        return out
+
+
+def slug(text: str, *, fallback: str = "lesson") -> str:
+    """A valid lesson name from free text: lowercase words joined by '-', at most 48 characters."""
+    words = [w for w in _SLUG_DROP.split(text.lower()) if w]
+    out = ""
+    for word in words:
+        candidate = f"{out}-{word}" if out else word
+        if len(candidate) > _NAME_MAX:
+            break
+        out = candidate
+    if not out and words:
+        out = words[0][:_NAME_MAX]
+    out = out or fallback
+    return out if NAME_RE.match(out) else fallback
+
+
+def one_line(text: str, limit: int = 100) -> str:
+    """`text` on one line, cut at a word boundary to at most `limit` characters."""
+    flat = " ".join(text.split())
+    if len(flat) <= limit:
+        return flat
+    cut = flat[: limit - 1].rsplit(" ", 1)[0].rstrip(",;:-(")
+    if cut.count("`") % 2:
+        cut = cut[: cut.rfind("`")].rstrip()
+    return cut + "…"
+
+
+def code(text: str) -> str:
+    """`text` as inline code, with backticks inside it made harmless."""
+    inner = text.replace("`", "'")
+    return f"`{inner}`"
+
+
+def command_pattern(words: list[str]) -> str:
+    """A linear-time trigger pattern matching these words in a shell command (`\\bnpm\\s+test\\b`)."""
+    if not words:
+        return ""
+    body = r"\s+".join(_REGEX_META.sub(r"\\\1", w) for w in words)
+    start = r"\b" if re.match(r"\w", words[0]) else ""
+    end = r"\b" if re.search(r"\w$", words[-1]) else ""
+    return f"{start}{body}{end}"

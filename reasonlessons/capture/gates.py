@@ -1,0 +1,172 @@
+"""Write gates, all applied before anything is written.
+
+Per session: at least MIN_TOOL_CALLS tool calls, and the session reached a terminal state. Per
+draft: a valid name, a one-line description, at least one piece of evidence, valid fingerprint
+entries and trigger patterns, no secret left after redaction (fail closed: a draft whose text
+cannot be made clean is dropped, never written). Per session again: drafts that say the same thing
+are merged, and at most MAX_PER_SESSION survive, strongest first.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import lru_cache
+from typing import Any
+
+from reasonlessons.capture.dedupe import as_lesson, find_duplicate
+from reasonlessons.capture.draft import CandidateDraft
+from reasonlessons.capture.observations import SessionObservations
+from reasonlessons.constants import NAME_RE
+from reasonlessons.lesson import OUTCOMES
+from reasonlessons.privacy import assert_clean, find_secrets, redact, redact_value
+
+MIN_TOOL_CALLS = 3
+MAX_PER_SESSION = 5
+MAX_EVIDENCE = 12
+
+
+def session_skip_reason(obs: SessionObservations, *, complete: bool) -> str | None:
+    """Why nothing may be learned from this session, or None when it may."""
+    if not complete:
+        return "still being written (not in a terminal state yet)"
+    if obs.tool_calls < MIN_TOOL_CALLS:
+        return f"fewer than {MIN_TOOL_CALLS} tool calls ({obs.tool_calls})"
+    return None
+
+
+def problem(draft: CandidateDraft) -> str | None:
+    """What makes a draft unwritable, or None."""
+    from reasonlessons.fingerprint import check_entry
+
+    if not NAME_RE.match(draft.name):
+        return f"invalid name {draft.name!r}"
+    if not draft.description.strip() or "\n" in draft.description.strip():
+        return "description must be one non-empty line"
+    if not draft.body.strip():
+        return "empty body"
+    if not draft.evidence:
+        return "no evidence"
+    if draft.outcome not in OUTCOMES:
+        return f"outcome {draft.outcome!r}"
+    bad = [entry for entry in draft.fingerprint if check_entry(entry) is not None]
+    return f"invalid fingerprint entries {bad}" if bad else None
+
+
+@lru_cache(maxsize=1024)
+def _pattern_problem(pattern: str) -> str | None:
+    from reasonlessons.linear_re import problem
+
+    return problem(pattern)
+
+
+def _clean_triggers(triggers: dict[str, list[str]]) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for kind, values in triggers.items():
+        kept = [v for v in dict.fromkeys(values) if isinstance(v, str) and v.strip()]
+        if kind == "commands":
+            kept = [v for v in kept if _pattern_problem(v) is None]
+        if kept:
+            out[kind] = kept[:5]
+    return out
+
+
+def sanitize(draft: CandidateDraft) -> CandidateDraft | None:
+    """The draft with secrets redacted from every field, or None if it cannot be made clean."""
+    try:
+        description = redact(draft.description).text
+        body = redact(draft.body).text
+        triggers: Any = redact_value(draft.triggers)[0]
+        evidence: Any = redact_value(draft.evidence)[0]
+        claims = [redact(c).text for c in draft.claims]
+        tags = [redact(t).text for t in draft.tags]
+        if find_secrets(draft.name):
+            return None
+        cleaned = replace(
+            draft,
+            description=description,
+            body=body,
+            triggers=_clean_triggers(triggers),
+            evidence=evidence,
+            claims=claims,
+            tags=tags,
+        )
+        # Field by field: unchanged sentences recur across sessions and hit the redaction cache.
+        for text in _strings(
+            [cleaned.name, cleaned.description, cleaned.body, cleaned.fingerprint, cleaned.extra()]
+        ):
+            assert_clean(text)
+    except Exception:  # fail closed: any trouble redacting means the draft is not written
+        return None
+    return cleaned
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for item in value.values() for s in _strings(item)]
+    if isinstance(value, list | tuple):
+        return [s for item in value for s in _strings(item)]
+    return []
+
+
+def merge_evidence(old: list[Any], new: list[dict[str, str]]) -> list[Any]:
+    """Evidence without repeats; past MAX_EVIDENCE keep the first few and the most recent."""
+    merged = list(old)
+    for item in new:
+        if item not in merged:
+            merged.append(item)
+    if len(merged) > MAX_EVIDENCE:
+        merged = merged[:4] + merged[-(MAX_EVIDENCE - 4) :]
+    return merged
+
+
+def merge_outcome(old: Any, new: str) -> str:
+    """Outcomes of two experiences of one lesson: equal stays, different becomes `mixed`."""
+    if old not in OUTCOMES:
+        return new
+    return str(old) if old == new else "mixed"
+
+
+def prepare(drafts: list[CandidateDraft]) -> tuple[list[CandidateDraft], list[tuple[str, str]]]:
+    """Valid, merged and capped drafts of one session; plus (name, reason) of those dropped.
+
+    Not yet redacted: the writer redacts what it writes (`clean`), evidence alone for a duplicate.
+    """
+    kept: list[CandidateDraft] = []
+    dropped: list[tuple[str, str]] = []
+    for draft in sorted(drafts, key=lambda d: -d.strength):
+        reason = problem(draft)
+        if reason is not None:
+            dropped.append((draft.name, reason))
+            continue
+        twin = find_duplicate(draft, [as_lesson(d) for d in kept])
+        if twin is not None:
+            target = next(d for d in kept if d.name == twin.name)
+            target.evidence = merge_evidence(target.evidence, draft.evidence)
+            continue
+        if len(kept) >= MAX_PER_SESSION:
+            dropped.append((draft.name, f"over the limit of {MAX_PER_SESSION} candidates per session"))
+            continue
+        kept.append(draft)
+    return kept, dropped
+
+
+def clean(draft: CandidateDraft) -> tuple[CandidateDraft | None, str]:
+    """The draft redacted and re-checked, or (None, why it must not be written)."""
+    cleaned = sanitize(draft)
+    if cleaned is None:
+        return None, "could not be redacted cleanly (dropped, fail closed)"
+    reason = problem(cleaned)
+    return (None, reason) if reason is not None else (cleaned, "")
+
+
+def clean_evidence(evidence: list[dict[str, str]]) -> list[dict[str, str]] | None:
+    """Evidence entries redacted, or None when they cannot be made clean (fail closed)."""
+    try:
+        redacted: list[dict[str, str]] = redact_value(evidence)[0]
+        for text in _strings(redacted):
+            assert_clean(text)
+    except Exception:  # fail closed, as in sanitize
+        return None
+    return redacted

@@ -1,0 +1,84 @@
+"""Which logs a capture run reads: the paths given (files or folders), or this repo's discovered logs."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from reasonlessons.capture.events import SessionRef
+
+if TYPE_CHECKING:
+    from reasonlessons.capture.adapters import Adapter
+
+_COMPANION_SUFFIXES = (".meta.json", ".pending.json", ".plan.json")
+_STORE_LOG = "events.frames"
+
+
+def discovered(
+    root: Path, agent: str, *, env: Mapping[str, str] | None, home: Path | None
+) -> list[SessionRef]:
+    """This repository's logs in each agent's standard place, of the wanted agent (or all for auto)."""
+    from reasonlessons.capture.discovery import discover
+
+    refs = discover(root, env=os.environ if env is None else env, home=home or Path.home())
+    return [ref for ref in refs if _agent_matches(ref.agent, agent)]
+
+
+def plain_files(paths: Iterable[Path]) -> list[Path] | None:
+    """The logs `paths` stand for, found without reading any (folders expanded, companions left
+    out); None when a path is missing, so that the full resolution reports it."""
+    out: list[Path] = []
+    for given in paths:
+        path = Path(os.path.abspath(given))
+        if path.is_dir() and not (path / _STORE_LOG).is_file():
+            children = sorted(p for p in path.iterdir() if p.is_file() and not p.name.startswith("."))
+            out.extend(p for p in children if not _companion(p))
+        elif path.exists() and not _companion(path):
+            out.append(path)
+        else:
+            return None  # missing, or a companion named on its own: reported by the full way
+    return out
+
+
+def _agent_matches(found: str, wanted: str) -> bool:
+    return wanted == "auto" or found == wanted or (wanted == "reasonix" and found.startswith("reasonix"))
+
+
+def explicit(
+    paths: Iterable[Path], chosen: Adapter | None, skip: Callable[[str, str], None]
+) -> list[tuple[SessionRef, Adapter]]:
+    """Logs named on the command line; a folder stands for the logs in it. `skip(what, why)` the rest."""
+    from reasonlessons.capture import adapters
+
+    found: list[tuple[SessionRef, Adapter]] = []
+    for given in paths:
+        path = Path(os.path.abspath(given))
+        if not path.exists():
+            skip(str(given), "no such file or directory")
+            continue
+        adapter = chosen or adapters.detect(path)
+        if path.is_dir() and (adapter is None or not adapter.sniff(b"", path)):
+            files = sorted(p for p in path.iterdir() if p.is_file() and not p.name.startswith("."))
+            found.extend(explicit([f for f in files if not _companion(f)], chosen, skip))
+        elif adapter is None:
+            known = ", ".join(adapters.names())
+            skip(
+                str(given),
+                "a companion file, read with its event log"
+                if _companion(path)
+                else f"not a session log of a known agent ({known})",
+            )
+        else:
+            found.append((SessionRef(adapter.name, path), adapter))
+    return found
+
+
+def _companion(path: Path) -> bool:
+    """A Reasonix v1 sidecar or meta file, which the event log's reader reads itself."""
+    name = path.name
+    if name.endswith(_COMPANION_SUFFIXES):
+        return True
+    events = path.with_name(name[: -len(".jsonl")] + ".events.jsonl")
+    return name.endswith(".jsonl") and not name.endswith(".events.jsonl") and events.exists()

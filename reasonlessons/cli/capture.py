@@ -1,0 +1,37 @@
+"""`reasonlessons capture`: read agent session logs and propose candidate lessons."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from reasonlessons.cli.app import JsonOption, RepoOption, app
+from reasonlessons.constants import EXIT_OK
+
+
+@app.command()
+def capture(
+    logs: Annotated[
+        list[Path] | None,
+        typer.Argument(
+            help="Session logs (files or folders). Default: the repo's sessions where each agent keeps them."
+        ),
+    ] = None,
+    agent: Annotated[
+        str,
+        typer.Option(
+            "--agent",
+            help="Log format: auto (detect), reasonix, reasonix-v1, reasonix-v2, claude-code or codex.",
+        ),
+    ] = "auto",
+    json: JsonOption = False,
+    repo: RepoOption = None,
+) -> None:
+    """Read session logs and write new candidate lessons; re-running on the same logs writes nothing."""
+    from reasonlessons.capture.fastcli import run
+
+    code = run(repo, list(logs or []), agent=agent, as_json=json)
+    if code != EXIT_OK:
+        raise typer.Exit(code)
