@@ -19,6 +19,7 @@ from reasonlessons.capture.observations import SessionObservations
 from reasonlessons.constants import NAME_RE
 from reasonlessons.lesson import OUTCOMES
 from reasonlessons.privacy import assert_clean, find_secrets, redact, redact_value
+from reasonlessons.secretscan import ScannerUnavailableError
 
 MIN_TOOL_CALLS = 3
 MAX_PER_SESSION = 5
@@ -95,6 +96,10 @@ def sanitize(draft: CandidateDraft) -> CandidateDraft | None:
             [cleaned.name, cleaned.description, cleaned.body, cleaned.fingerprint, cleaned.extra()]
         ):
             assert_clean(text)
+    except ScannerUnavailableError:
+        # The environment, not the draft, is at fault: abort the run so checkpoints stay put and
+        # the same sessions are captured once the scanner is back. Dropping here would lose them.
+        raise
     except Exception:  # fail closed: any trouble redacting means the draft is not written
         return None
     return cleaned
@@ -167,6 +172,8 @@ def clean_evidence(evidence: list[dict[str, str]]) -> list[dict[str, str]] | Non
         redacted: list[dict[str, str]] = redact_value(evidence)[0]
         for text in _strings(redacted):
             assert_clean(text)
+    except ScannerUnavailableError:
+        raise  # see sanitize: never turn a broken install into lost evidence
     except Exception:  # fail closed, as in sanitize
         return None
     return redacted
