@@ -39,6 +39,7 @@ def build_app() -> typer.Typer:
         lessons,  # noqa: F401
         recall,  # noqa: F401
         stale,  # noqa: F401
+        watch,  # noqa: F401
     )
     from reasonlessons.cli.app import app
 
