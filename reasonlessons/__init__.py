@@ -29,6 +29,8 @@ _EXPORTS = {
     "StoreWriteError": "reasonlessons.errors",
     "Recaller": "reasonlessons.recall.api",
     "RecallResult": "reasonlessons.recall.api",
+    "import_lessons": "reasonlessons.interop.api",
+    "export_lessons": "reasonlessons.interop.api",
 }
 
 __all__ = [
@@ -47,6 +49,8 @@ __all__ = [
     "UsageError",
     "__version__",
     "check_name",
+    "export_lessons",
+    "import_lessons",
     "read_lesson",
     "render_lesson",
     "validate",
@@ -61,6 +65,7 @@ if TYPE_CHECKING:
         StoreWriteError,
         UsageError,
     )
+    from reasonlessons.interop.api import export_lessons, import_lessons
     from reasonlessons.lesson import Lesson, check_name
     from reasonlessons.lessonfile import read_lesson, render_lesson
     from reasonlessons.locations import Locations

@@ -25,6 +25,9 @@ KNOWN_KEYS = (
     "outcome",
     "source",
     "evidence",
+    # Fields of another lesson format with no reasonlessons equivalent, kept for a lossless
+    # round trip (reasonlessons/interop/): `interop: {aip11: {...}, agentsmesh: {...}}`.
+    "interop",
 )
 TRIGGER_KINDS = ("files", "commands", "keywords")
 OUTCOMES = ("success", "failure", "mixed")

@@ -13,6 +13,7 @@ from reasonlessons.constants import (
     SCOPE_CANDIDATE,
     SCOPE_GLOBAL,
     SCOPE_PROJECT,
+    STATUS_DEPRECATED,
 )
 from reasonlessons.lesson import Lesson
 from reasonlessons.locations import Locations
@@ -35,6 +36,7 @@ class Entry:
     lesson: Lesson
     status: str
     shadowed: bool = False
+    reason: str | None = None  # why a lesson is deprecated when the file does not say so
 
     def to_json(self) -> dict[str, Any]:
         lesson = self.lesson
@@ -49,6 +51,8 @@ class Entry:
         }
         if self.shadowed:
             out["shadowed"] = True
+        if self.reason:
+            out["reason"] = self.reason
         return out
 
 
@@ -92,20 +96,40 @@ class Project:
         superseded = superseded_names(deciders)
         now = self.now()
         project_names = {lesson.name for lesson in scan.lessons if lesson.scope == SCOPE_PROJECT}
+        off = self.deactivated()
         out = []
         for lesson in scan.lessons:
             status = status_of(
-                lesson, now=now, superseded=superseded, drift=self.drift if check_drift else None
+                lesson,
+                now=now,
+                superseded=superseded,
+                drift=self.drift if check_drift else None,
+                deactivated=off,
             )
             shadowed = lesson.scope == SCOPE_GLOBAL and lesson.name in project_names
-            out.append(Entry(lesson, status, shadowed))
+            out.append(Entry(lesson, status, shadowed, self._reason(lesson, status, off)))
         return out, scan.bad
+
+    def deactivated(self) -> dict[str, str]:
+        """Lessons the learning loop switched off because they kept failing: `<scope>:<name>` -> why."""
+        from reasonlessons.learning.lifecycle import deactivated
+
+        return deactivated(self.loc.state_dir)
+
+    @staticmethod
+    def _reason(lesson: Lesson, status: str, off: dict[str, str]) -> str | None:
+        key = f"{lesson.scope}:{lesson.name}"
+        if status == STATUS_DEPRECATED and lesson.declared_status is None and key in off:
+            return f"deactivated: {off[key]}"
+        return None
 
     def entry(self, name: str, *, scopes: Sequence[str] | None = None) -> Entry:
         """One lesson by name (project wins over global, then candidates), with its status."""
         lesson = self.store.find(name, scopes or (SCOPE_PROJECT, SCOPE_GLOBAL, SCOPE_CANDIDATE))
         superseded = superseded_names(self.store.scan((SCOPE_PROJECT, SCOPE_GLOBAL)).lessons)
-        return Entry(lesson, status_of(lesson, now=self.now(), superseded=superseded, drift=self.drift))
+        off = self.deactivated()
+        status = status_of(lesson, now=self.now(), superseded=superseded, drift=self.drift, deactivated=off)
+        return Entry(lesson, status, reason=self._reason(lesson, status, off))
 
 
 def open_project(

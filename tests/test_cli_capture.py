@@ -90,6 +90,8 @@ def test_capture_with_nothing_to_read(cli_invoke: Callable[..., CliResult], git_
         "warnings": {},
         "files": 0,
         "unchanged_files": 0,
+        "outcomes": [],
+        "notes": [],
     }
 
 

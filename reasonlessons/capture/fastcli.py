@@ -20,29 +20,38 @@ _BAR_BYTES = 8 * 1024 * 1024
 
 
 def try_run(argv: list[str]) -> int | None:
-    """The exit code of `capture [LOG...] [--agent A] [--json] [--repo DIR]`, None for anything else."""
+    """The exit code of `capture [LOG...] [--agent A] [--extractor E] [--json] [--repo DIR]`, None for
+    anything else."""
     logs: list[Path] = []
-    agent, repo, as_json = "auto", None, False
+    as_json = False
+    values: dict[str, str | None] = {"--agent": "auto", "--repo": None, "--extractor": "heuristic"}
     args = iter(argv)
     for arg in args:
         if arg == "--json":
             as_json = True
-        elif arg in ("--agent", "--repo"):
+        elif arg in values:
             value = next(args, None)
             if value is None:
                 return None
-            agent, repo = (value, repo) if arg == "--agent" else (agent, value)
-        elif arg.startswith(("--agent=", "--repo=")):
+            values[arg] = value
+        elif arg.startswith(("--agent=", "--repo=", "--extractor=")):
             key, _, value = arg.partition("=")
-            agent, repo = (value, repo) if key == "--agent" else (agent, value)
+            values[key] = value
         elif arg.startswith("-"):
             return None  # help, typos and the like: the Typer command explains them
         else:
             logs.append(Path(arg))
     from reasonlessons.errors import ReasonLessonsError
 
+    repo, agent, extractor = values["--repo"], values["--agent"] or "auto", values["--extractor"]
     try:
-        return run(Path(repo) if repo is not None else None, logs, agent=agent, as_json=as_json)
+        return run(
+            Path(repo) if repo is not None else None,
+            logs,
+            agent=agent,
+            as_json=as_json,
+            extractor=extractor or "heuristic",
+        )
     except ReasonLessonsError as exc:
         sys.stderr.write(f"reasonlessons: error: {exc}\n")
         return exc.exit_code
@@ -53,14 +62,23 @@ def try_run(argv: list[str]) -> int | None:
         return EXIT_OK
 
 
-def run(repo: Path | None, logs: list[Path], *, agent: str, as_json: bool) -> int:
+def run(
+    repo: Path | None, logs: list[Path], *, agent: str, as_json: bool, extractor: str = "heuristic"
+) -> int:
     """Capture, then print the JSON document or the human summary; returns the exit code."""
+    import os
+
     from reasonlessons.capture.pipeline import capture
     from reasonlessons.project import open_project
 
+    extract_with = None
+    if extractor != "heuristic":  # the LLM client is only imported when asked for
+        from reasonlessons.extract_llm.extractor import choose
+
+        extract_with = choose(extractor, os.environ)
     project = open_project(repo)
     with progress_bar() as progress:
-        report = capture(project, logs or None, agent=agent, progress=progress)
+        report = capture(project, logs or None, agent=agent, progress=progress, extractor=extract_with)
     if as_json:
         from reasonlessons import jsonio
 
@@ -83,7 +101,14 @@ def _summary(report: Any) -> None:
         where = "its file" if scope == "candidate" else "local state"
         origin = found[0] if len(found) == 1 else f"{len(found)} sessions"
         say(f"more evidence for {scope} lesson {name} (kept in {where})  from {origin}\n")
+    for learned in report.outcomes:  # verdicts on the lessons recalled into a session (docs/learning.md)
+        for outcome in learned.outcomes:
+            say(f"lesson {outcome.key}: {outcome.verdict} in {learned.session} ({outcome.reason})\n")
+        for key in learned.deactivated:
+            say(f"lesson {key} deactivated: it keeps failing (`reasonlessons revive` brings it back)\n")
     sys.stdout.flush()
+    for note in report.notes:
+        sys.stderr.write(f"warning: {note}\n")
     for item in report.skipped:
         sys.stderr.write(f"warning: skipped {item.name}: {item.reason}\n")
     if report.damage:

@@ -2,32 +2,62 @@
 
 from __future__ import annotations
 
+import datetime as dt
+from collections.abc import Callable
+
 from reasonlessons.capture import gates
+from reasonlessons.capture.draft import CandidateDraft
+from reasonlessons.capture.events import Event
 from reasonlessons.capture.extract import extract
 from reasonlessons.capture.fingerprint_infer import RepoFacts
+from reasonlessons.capture.observations import SessionObservations
 from reasonlessons.capture.reducer import SessionReducer
 from reasonlessons.capture.report import CaptureReport, Item
 from reasonlessons.capture.textutil import Context
 from reasonlessons.capture.writer import CandidateWriter
 from reasonlessons.project import Project
 
+# The heuristic `extract`, or another with its signature (the LLM extractor, reasonlessons/extract_llm/).
+Extractor = Callable[[SessionObservations, Context], list[CandidateDraft]]
+
 
 class Learner:
     """Learns from the sessions of one capture run, recording what it did in the report."""
 
-    def __init__(self, project: Project, report: CaptureReport) -> None:
+    def __init__(
+        self,
+        project: Project,
+        report: CaptureReport,
+        *,
+        now: dt.datetime | None = None,
+        extractor: Extractor | None = None,
+    ) -> None:
+        from reasonlessons.learning.loop import SessionLearner
+
         self.report = report
         self.writer = CandidateWriter(project)
         self.facts = RepoFacts(project.loc.root)
+        self.extract = extractor or extract
+        # Judges the lessons recalled into each session before new ones are extracted (AIP-11 distill).
+        self.outcomes = SessionLearner(project, now=now or project.now())
+
+    def trace(self, event: Event) -> None:
+        """See every event the reducer sees, for the outcomes of recalled lessons."""
+        self.outcomes.feed(event)
 
     def flush(self) -> None:
         """Write the evidence gathered for existing lessons."""
         self.writer.flush()
+        self.report.notes.extend(self.outcomes.warnings)
+        self.report.notes.extend(getattr(self.extract, "notes", []))
 
     def session(self, reducer: SessionReducer, captured: dict[str, int], *, complete: bool) -> None:
         """Learn from one session (if it ended and passes the gates); note its last seq as captured."""
         obs = reducer.finish()
         label = obs.session_id
+        learned = self.outcomes.finish(label, complete=complete, successful=obs.successful)
+        if learned is not None and learned.outcomes:
+            self.report.outcomes.append(learned)
         if complete:
             self.report.sessions += 1
         reason = gates.session_skip_reason(obs, complete=complete)
@@ -37,7 +67,7 @@ class Learner:
                 captured[label] = max(captured.get(label, -1), obs.last_seq)
             return
         ctx = Context(obs.agent, label, self.facts, cwd=obs.cwd)
-        drafts, dropped = gates.prepare(extract(obs, ctx))
+        drafts, dropped = gates.prepare(self.extract(obs, ctx))
         self.report.dropped.extend(Item(name, session=label, reason=why) for name, why in dropped)
         for draft in drafts:
             outcome = self.writer.offer(draft)

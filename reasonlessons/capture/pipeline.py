@@ -22,7 +22,7 @@ from reasonlessons.capture.report import CaptureReport, Item, Progress, Progress
 
 if TYPE_CHECKING:
     from reasonlessons.capture.adapters import Adapter
-    from reasonlessons.capture.learn import Learner
+    from reasonlessons.capture.learn import Extractor, Learner
     from reasonlessons.capture.reducer import SessionReducer
     from reasonlessons.project import Project
 
@@ -56,9 +56,11 @@ def capture(
     now: dt.datetime | None = None,
     idle_seconds: float = DEFAULT_IDLE_SECONDS,
     progress: ProgressCallback | None = None,
+    extractor: Extractor | None = None,
 ) -> CaptureReport:
     """Read session logs (`paths`, or this repo's logs found in each agent's standard location) and
-    write new candidates; a re-run on unchanged logs reads and writes nothing."""
+    write new candidates; a re-run on unchanged logs reads and writes nothing. `extractor` replaces
+    the heuristic one (e.g. the LLM extractor, reasonlessons/extract_llm/)."""
     report = CaptureReport()
     discovered = None if paths else sources.discovered(project.loc.root, agent, env=env, home=home)
     files = sources.plain_files(paths) if paths else [ref.path for ref in discovered or []]
@@ -80,7 +82,7 @@ def capture(
         return report
     project.loc.ensure_state_dir()
     with locked(project.loc.state_dir / "capture.lock"):
-        run = _Run(project, report, now or project.now(), idle_seconds, progress)
+        run = _Run(project, report, now or project.now(), idle_seconds, progress, extractor)
         run.all(logs)
     return report
 
@@ -114,8 +116,10 @@ class _Run:
         now: dt.datetime,
         idle_seconds: float,
         progress: ProgressCallback | None,
+        extractor: Extractor | None = None,
     ) -> None:
         self.project = project
+        self.extractor = extractor
         self.report = report
         self.now = now
         self.idle = idle_seconds
@@ -154,7 +158,7 @@ class _Run:
         if self._learner is None:
             from reasonlessons.capture.learn import Learner
 
-            self._learner = Learner(self.project, self.report)
+            self._learner = Learner(self.project, self.report, now=self.now, extractor=self.extractor)
         return self._learner
 
     def _tick(self, path: Path | None, read: int) -> None:
@@ -198,6 +202,7 @@ class _Run:
                         self.learner.session(reducer, captured, complete=True)
                     reducer = SessionReducer(adapter.name, event.session_id, root=str(self.project.loc.root))
                 reducer.feed(event)
+                self.learner.trace(event)  # outcomes of recalled lessons (reasonlessons/learning/)
         except (UnsupportedLogError, MissingDependencyError, OSError, ValueError) as exc:
             failed = str(exc)
             self.report.skipped.append(Item(str(path), reason=f"cannot read: {failed}"))

@@ -32,6 +32,8 @@ class CaptureReport:
     skipped: list[Item] = field(default_factory=list)
     dropped: list[Item] = field(default_factory=list)
     damage: Counter[str] = field(default_factory=Counter)
+    outcomes: list[Any] = field(default_factory=list)  # learning.loop.Learned with verdicts
+    notes: list[str] = field(default_factory=list)  # e.g. the LLM extractor fell back, and why
 
     def to_json(self) -> dict[str, Any]:
         """The `--json` document of SPEC §5, plus what was updated, skipped and damaged."""
@@ -46,6 +48,8 @@ class CaptureReport:
             "warnings": dict(sorted(self.damage.items())),
             "files": self.files,
             "unchanged_files": self.unchanged,
+            "outcomes": [learned.to_json() for learned in self.outcomes],
+            "notes": list(self.notes),
         }
 
 

@@ -26,12 +26,19 @@ def capture(
             help="Log format: auto (detect), reasonix, reasonix-v1, reasonix-v2, claude-code or codex.",
         ),
     ] = "auto",
+    extractor: Annotated[
+        str,
+        typer.Option(
+            "--extractor",
+            help="heuristic (offline, default) or llm (an OpenAI-compatible API; falls back to heuristic).",
+        ),
+    ] = "heuristic",
     json: JsonOption = False,
     repo: RepoOption = None,
 ) -> None:
     """Read session logs and write new candidate lessons; re-running on the same logs writes nothing."""
     from reasonlessons.capture.fastcli import run
 
-    code = run(repo, list(logs or []), agent=agent, as_json=json)
+    code = run(repo, list(logs or []), agent=agent, as_json=json, extractor=extractor)
     if code != EXIT_OK:
         raise typer.Exit(code)

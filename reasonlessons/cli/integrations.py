@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -70,20 +71,35 @@ def install(
 
 @app.command()
 def export(
-    target: Annotated[str, typer.Argument(help="Where to export: reasonix.", show_default=False)],
-    scope: Annotated[str, typer.Option("--scope", help="project, global or all lessons.")] = "all",
+    target: Annotated[
+        str,
+        typer.Argument(help="reasonix, aip11, claude-rules or cursor-rules.", show_default=False),
+    ],
+    scope: Annotated[
+        str | None,
+        typer.Option("--scope", help="project, global or all (default: all for reasonix, else project)."),
+    ] = None,
     skills: Annotated[
         bool, typer.Option("--skills", help="Also write project lessons as skills in .reasonix/skills/.")
     ] = False,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="Folder for aip11 (required), claude-rules or cursor-rules output."),
+    ] = None,
     json: JsonOption = False,
     repo: RepoOption = None,
 ) -> None:
-    """Write fresh lessons where Reasonix v2 loads them (memory facts); withdraw stale ones."""
+    """Write fresh lessons where Reasonix v2 loads them (memory facts), or as AIP-11/Claude/Cursor files."""
     from reasonlessons.integrations.reasonix_export import export_reasonix
 
+    if target in ("aip11", "claude-rules", "cursor-rules"):  # reasonlessons/interop/, docs/interop.md
+        from reasonlessons.cli.interop import export_format
+
+        export_format(target, out=out, scope=scope or "project", json=json, repo=repo)
+        return
     if target != "reasonix":
-        raise UsageError(f"unknown export target {target!r}; use reasonix")
-    report = export_reasonix(open_project(repo), scope=scope, skills=skills)
+        raise UsageError(f"unknown export target {target!r}; use reasonix, aip11, claude-rules, cursor-rules")
+    report = export_reasonix(open_project(repo), scope=scope or "all", skills=skills)
     if json:
         print_json(report.to_json())
         return

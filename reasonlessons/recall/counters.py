@@ -4,8 +4,10 @@ Two documents in the state directory, both in the state.py envelope
 (`{"kind", "version", "data"}`) so any state reader understands them:
 
 * `recall-counters.json`, written by recall (one small atomic write per turn that returned lessons):
-  `{"lessons": {"<scope>:<name>": {"hits": N, "last": ISO}},
-  "sessions": {ID: {"at": ISO, "seen": [key...]}}}`.
+  `{"lessons": {"<scope>:<name>": {"hits": N, "last": ISO, "tokens": N}},
+  "sessions": {ID: {"at": ISO, "seen": [key...], "first": {key: ISO}}},
+  "recent": [{"at": ISO, "seen": [key...]}]}`. `recent` logs the turns recalled without a session id,
+  so the learning loop can still tie them to a captured session by time (reasonlessons/learning/link.py).
 * `lesson-outcomes.json`, written by the learning loop under the store lock, only read by recall:
   `{"<scope>:<name>": {"success": N, "failure": N}}`. Kept apart so a recall racing the loop can lose
   at most a hit count, never an outcome.
@@ -31,6 +33,7 @@ OUTCOMES_KIND = "lesson-outcomes"
 MAX_SESSIONS = 200
 SESSION_TTL = dt.timedelta(days=7)
 MAX_SESSION_ID = 200
+MAX_RECENT = 256
 
 
 def lesson_key(scope: str, name: str) -> str:
@@ -82,8 +85,10 @@ class Counters:
         self.damaged = damaged
         lessons = data.get("lessons")
         sessions = data.get("sessions")
+        recent = data.get("recent")
         self.lessons: dict[str, Any] = lessons if isinstance(lessons, dict) else {}
         self.sessions: dict[str, Any] = sessions if isinstance(sessions, dict) else {}
+        self.recent: list[Any] = recent if isinstance(recent, list) else []
 
     @classmethod
     def load(cls, state_dir: Path) -> Counters:
@@ -104,21 +109,48 @@ class Counters:
         value = entry.get("hits") if isinstance(entry, dict) else None
         return value if isinstance(value, int) and value >= 0 else 0
 
+    def tokens(self, key: str) -> int:
+        """Tokens of lesson text injected so far (lesson text only, as recall estimated it)."""
+        entry = self.lessons.get(key)
+        value = entry.get("tokens") if isinstance(entry, dict) else None
+        return value if isinstance(value, int) and value >= 0 else 0
+
     def last_seen(self, key: str) -> str | None:
         entry = self.lessons.get(key)
         value = entry.get("last") if isinstance(entry, dict) else None
         return value if isinstance(value, str) else None
 
-    def record(self, keys: list[str], *, now: dt.datetime, session: str | None) -> None:
+    def record(
+        self,
+        keys: list[str],
+        *,
+        now: dt.datetime,
+        session: str | None,
+        tokens: dict[str, int] | None = None,
+    ) -> None:
         """Count one injection of each lesson, and remember them for the session."""
         stamp = now.isoformat()
         for key in keys:
-            self.lessons[key] = {"hits": self.hits(key) + 1, "last": stamp}
+            entry: dict[str, Any] = {"hits": self.hits(key) + 1, "last": stamp}
+            spent = self.tokens(key) + (tokens or {}).get(key, 0)
+            if spent:
+                entry["tokens"] = spent
+            self.lessons[key] = entry
         if session:
             sid = session_key(session)
             seen = sorted(self.seen(session) | set(keys))
-            self.sessions[sid] = {"at": stamp, "seen": seen}
+            old = self.sessions.get(sid)
+            first = old.get("first") if isinstance(old, dict) else None
+            first = dict(first) if isinstance(first, dict) else {}
+            for key in keys:
+                first.setdefault(key, stamp)
+            self.sessions[sid] = {"at": stamp, "seen": seen, "first": first}
             self._prune_sessions(now)
+        elif keys:
+            cutoff = (now - SESSION_TTL).isoformat()
+            recent = [e for e in self.recent if isinstance(e, dict) and str(e.get("at", "")) >= cutoff]
+            recent.append({"at": stamp, "seen": sorted(set(keys))})
+            self.recent = recent[-MAX_RECENT:]
 
     def _prune_sessions(self, now: dt.datetime) -> None:
         cutoff = (now - SESSION_TTL).isoformat()
@@ -135,20 +167,29 @@ class Counters:
     def save(self) -> None:
         """Write the document atomically (also rebuilds a damaged one)."""
         # Not fsynced: a crash may lose one turn's counts, never corrupt the file.
-        _write(self.path, COUNTERS_KIND, {"lessons": self.lessons, "sessions": self.sessions}, durable=False)
+        doc = {"lessons": self.lessons, "sessions": self.sessions, "recent": self.recent}
+        _write(self.path, COUNTERS_KIND, doc, durable=False)
         self.damaged = False
 
 
 def load_outcomes(state_dir: Path) -> dict[str, tuple[int, int]]:
     """(successes, failures) per lesson key, as the learning loop recorded them."""
+    return load_outcome_state(state_dir)[0]
+
+
+def load_outcome_state(state_dir: Path) -> tuple[dict[str, tuple[int, int]], set[str]]:
+    """Outcome counts per lesson key, and the keys the learning loop deactivated (kept failing)."""
     data, _ = _read(state_dir / OUTCOMES_FILE, OUTCOMES_KIND)
     out: dict[str, tuple[int, int]] = {}
+    off: set[str] = set()
     for key, entry in data.items():
         if isinstance(entry, dict):
             success, failure = entry.get("success", 0), entry.get("failure", 0)
             if isinstance(success, int) and isinstance(failure, int):
                 out[key] = (max(success, 0), max(failure, 0))
-    return out
+            if entry.get("deactivated"):
+                off.add(key)
+    return out, off
 
 
 def record_outcome(state_dir: Path, scope: str, name: str, *, success: bool, lock_path: Path) -> None:
@@ -161,11 +202,9 @@ def record_outcome(state_dir: Path, scope: str, name: str, *, success: bool, loc
         key = lesson_key(scope, name)
         entry = data.get(key)
         field = "success" if success else "failure"
-        counts = {
-            k: v
-            for k, v in (entry.items() if isinstance(entry, dict) else ())
-            if k in ("success", "failure") and isinstance(v, int)
-        }
-        counts[field] = counts.get(field, 0) + 1
+        # Other keys (the learning loop's streak and deactivation) are kept as they are.
+        counts = dict(entry) if isinstance(entry, dict) else {}
+        previous = counts.get(field)
+        counts[field] = (previous if isinstance(previous, int) else 0) + 1
         data[key] = counts
         _write(path, OUTCOMES_KIND, data)

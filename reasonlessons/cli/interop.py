@@ -1,0 +1,118 @@
+"""Commands of the learning loop and of interop: import, stats, revive."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from reasonlessons.cli.app import JsonOption, RepoOption, app, open_project, print_json, say, table, warn
+from reasonlessons.constants import SCOPE_GLOBAL, SCOPE_PROJECT
+
+FORMAT_HELP = (
+    "aip11 (LESSON.md package folder), agentsmesh (lessons.json), claude-rules or cursor-rules (folder)."
+)
+
+
+@app.command("import")
+def import_(
+    fmt: Annotated[str, typer.Argument(metavar="FORMAT", help=FORMAT_HELP, show_default=False)],
+    path: Annotated[Path, typer.Argument(help="The file or folder to read.", show_default=False)],
+    scope: Annotated[
+        str, typer.Option("--scope", help="candidate (default: a human promotes them), project or global.")
+    ] = "candidate",
+    replace: Annotated[
+        bool, typer.Option("--replace", help="Overwrite a different lesson of the same name.")
+    ] = False,
+    json: JsonOption = False,
+    repo: RepoOption = None,
+) -> None:
+    """Import lessons from AIP-11, agentsmesh, Claude Code or Cursor rules; bad input writes nothing."""
+    from reasonlessons.interop.api import import_lessons
+
+    report = import_lessons(open_project(repo), fmt, path, scope=scope, replace=replace)
+    if json:
+        print_json(report.to_json())
+        return
+    show_report(report, verb="imported")
+
+
+def show_report(report: Any, *, verb: str) -> None:
+    """The human summary of an import or export report."""
+    for item in report.written:
+        say(f"{verb} {item.name} -> {item.path}")
+    for item in report.removed:
+        say(f"removed {item.name} ({item.path}): {item.reason}")
+    for item in report.skipped:
+        warn(f"skipped {item.name}: {item.reason}")
+    for note in report.notes:
+        warn(note)
+    say(
+        f"{len(report.written)} {verb}, {len(report.unchanged)} unchanged, "
+        f"{len(report.removed)} removed, {len(report.skipped)} skipped"
+    )
+
+
+@app.command()
+def stats(json: JsonOption = False, repo: RepoOption = None) -> None:
+    """Per lesson: hits, injected tokens, successes and failures; and tokens per session cold vs warm."""
+    from reasonlessons.stats import compute, verdict
+
+    result = compute(open_project(repo))
+    if json:
+        print_json(result.to_json())
+        return
+
+    def median(sample: Any) -> str:
+        return f"{sample.median:,} ({sample.n})" if sample.n else "- (0)"
+
+    rows = [
+        [
+            s.name,
+            s.scope,
+            s.status + (" (caution)" if s.caution and s.status == "active" else ""),
+            str(s.hits),
+            f"{s.injected_tokens:,}",
+            f"{s.success}/{s.failure}",
+            median(s.cold),
+            median(s.warm),
+        ]
+        for s in result.lessons
+    ]
+    if rows:
+        table(
+            ["NAME", "SCOPE", "STATUS", "HITS", "INJECTED", "OK/FAIL", "COLD TOKENS (N)", "WARM TOKENS (N)"],
+            rows,
+        )
+    else:
+        say("no promoted lessons yet")
+    say(f"sessions captured: {result.sessions} ({result.with_usage} with usage records)")
+    say(f"all lessons: {verdict(result.cold, result.warm)}")
+
+
+@app.command()
+def revive(
+    name: Annotated[str, typer.Argument(help="The deactivated lesson.", show_default=False)],
+    from_global: Annotated[bool, typer.Option("--global", help="The lesson is in the global scope.")] = False,
+    repo: RepoOption = None,
+) -> None:
+    """Bring back a lesson the learning loop deactivated after it kept failing (its counts are kept)."""
+    from reasonlessons.learning.loop import revive as run_revive
+
+    record = run_revive(open_project(repo), name, scope=SCOPE_GLOBAL if from_global else SCOPE_PROJECT)
+    if record is None:
+        say(f"{name} is not deactivated; nothing to do")
+        return
+    say(f"revived {name} ({record.success} successes, {record.failure} failures so far)")
+
+
+def export_format(fmt: str, *, out: Path | None, scope: str, json: bool, repo: Path | None) -> None:
+    """`export aip11|claude-rules|cursor-rules` (the `export` command lives in cli/integrations.py)."""
+    from reasonlessons.interop.api import export_lessons
+
+    report = export_lessons(open_project(repo), fmt, out, scope=scope)
+    if json:
+        print_json(report.to_json())
+        return
+    show_report(report, verb="wrote")

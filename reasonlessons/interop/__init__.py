@@ -1,0 +1,17 @@
+"""Lessons in and out of the neighbouring formats (FORMATS.md §g, docs/interop.md).
+
+| format | import | export | module |
+|---|---|---|---|
+| AIP-11 `LESSON.md` package | yes | yes | aip11.py |
+| agentsmesh `.agentsmesh/lessons/lessons.json` | yes | no | agentsmesh.py |
+| Claude Code rules `.claude/rules/<name>.md` | yes | yes | claude_rules.py |
+| Cursor rules `.cursor/rules/<name>.mdc` | yes | yes | cursor_rules.py |
+
+Imports validate the whole input first and write nothing when it is bad; exports write only files
+they own and say what they skipped. Everything written is redacted (reasonlessons/privacy.py).
+"""
+
+from __future__ import annotations
+
+IMPORT_FORMATS = ("aip11", "agentsmesh", "claude-rules", "cursor-rules")
+EXPORT_FORMATS = ("aip11", "claude-rules", "cursor-rules")

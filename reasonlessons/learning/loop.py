@@ -1,0 +1,124 @@
+"""The learning step run for each captured session: link, judge, count, summarize.
+
+Capture calls `SessionLearner.feed` with every event it reads and `finish` when a session ends;
+the learner never raises into capture (a failed step is reported as a warning and retried by no
+one: counts are best effort, the lessons themselves are never touched).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from reasonlessons.atomic import locked
+from reasonlessons.constants import SCOPE_PROJECT, SCOPES
+from reasonlessons.errors import ReasonLessonsError
+from reasonlessons.learning import lifecycle
+from reasonlessons.learning.link import recalled_into
+from reasonlessons.learning.outcomes import Outcome, Recalled, evaluate
+from reasonlessons.learning.summaries import Summaries, session_key
+from reasonlessons.learning.trace import SessionTrace
+from reasonlessons.lesson import Lesson
+
+if TYPE_CHECKING:
+    from reasonlessons.capture.events import Event
+    from reasonlessons.project import Project
+
+LEARN_LOCK = "learning.lock"
+
+
+@dataclass
+class Learned:
+    """What one session taught: verdicts on the lessons recalled into it, and deactivations."""
+
+    agent: str
+    session: str
+    linked_by: str | None = None
+    outcomes: list[Outcome] = field(default_factory=list)
+    deactivated: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "agent": self.agent,
+            "session": self.session,
+            "linked_by": self.linked_by,
+            "outcomes": [o.to_json() for o in self.outcomes],
+            "deactivated": self.deactivated,
+        }
+
+
+def _lesson(project: Project, key: str) -> Lesson | None:
+    scope, _, name = key.partition(":")
+    if scope not in SCOPES:
+        return None
+    try:
+        return project.store.find(name, (scope,))
+    except (ReasonLessonsError, OSError):
+        return None  # removed or broken since it was recalled: nothing to count
+
+
+def learn(
+    project: Project, trace: SessionTrace, *, now: dt.datetime, successful: bool | None = None
+) -> Learned:
+    """Judge the lessons recalled into `trace`'s session and record the verdicts and the summary."""
+    state = project.loc.ensure_state_dir()
+    link = recalled_into(state, trace.session_id, trace.started, trace.ended)
+    ended_well = trace.successful if successful is None else successful
+    result = Learned(trace.agent, trace.session_id, link.how)
+    with locked(state / LEARN_LOCK):
+        summaries = Summaries.load(state)
+        judged = summaries.judged(session_key(trace.agent, trace.session_id))
+        recalled = [
+            Recalled(lesson, since)
+            for key, since in sorted(link.keys.items())
+            if key not in judged and (lesson := _lesson(project, key)) is not None
+        ]
+        result.outcomes = evaluate(trace, recalled, successful=ended_well)
+        applied = lifecycle.apply(
+            state,
+            project.loc.lock_path(SCOPE_PROJECT),
+            [(o.key, o.success) for o in result.outcomes],
+            now=now,
+        )
+        result.deactivated = [a.key for a in applied if a.deactivated_now]
+        summaries.record(trace, link, result.outcomes, successful=ended_well)
+        summaries.save()
+    return result
+
+
+class SessionLearner:
+    """Follows the sessions of one capture run and learns from each one that ends."""
+
+    def __init__(self, project: Project, *, now: dt.datetime) -> None:
+        self.project = project
+        self.now = now
+        self.trace: SessionTrace | None = None
+        self.results: list[Learned] = []
+        self.warnings: list[str] = []
+
+    def feed(self, event: Event) -> None:
+        if self.trace is None or self.trace.session_id != event.session_id:
+            self.trace = SessionTrace(event.agent, event.session_id, root=str(self.project.loc.root))
+        self.trace.feed(event)
+
+    def finish(self, session_id: str, *, complete: bool, successful: bool | None = None) -> Learned | None:
+        """Learn from the session just read, if it ended; None when there is nothing to learn yet."""
+        trace, self.trace = self.trace, None
+        if trace is None or trace.session_id != session_id or not complete:
+            return None
+        try:
+            learned = learn(self.project, trace, now=self.now, successful=successful)
+        except (ReasonLessonsError, OSError) as exc:
+            self.warnings.append(f"learning from session {session_id} failed: {exc}")
+            return None
+        self.results.append(learned)
+        return learned
+
+
+def revive(project: Project, name: str, *, scope: str = SCOPE_PROJECT) -> lifecycle.Record | None:
+    """Bring a deactivated lesson back (recall returns it again); None when it was not deactivated."""
+    lesson = project.store.find(name, (scope,))  # raises, saying how to find the name, when absent
+    key = f"{lesson.scope}:{lesson.name}"
+    state = project.loc.ensure_state_dir()
+    return lifecycle.revive(state, project.loc.lock_path(SCOPE_PROJECT), key)

@@ -1,0 +1,163 @@
+"""A bounded summary of one session's events, kept for the learning loop and `stats`.
+
+Fed the same normalized events as the capture reducer, one at a time. It keeps only what outcome
+evaluation and the cold-vs-warm comparison need: shell runs in order with their result, files
+written, token usage (FORMATS §h.3, already normalized by the adapters), the words of the first
+prompts, and when the session ran.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+from reasonlessons.capture.commands import Invocation, parse
+from reasonlessons.capture.edits import file_edits, relative
+from reasonlessons.capture.events import Event, Tokens
+from reasonlessons.capture.signals import invocation_line, is_invocation_failure
+from reasonlessons.recall.tokens import GENERIC, STOPWORDS, tokenize
+
+MAX_RUNS = 2000
+MAX_PENDING = 64
+MAX_FILES = 200
+MAX_TERMS = 64
+MAX_PROMPTS = 3
+MAX_SNAPSHOTS = 20_000
+
+
+@dataclass(frozen=True)
+class ShellRun:
+    """One shell command the agent ran, and how it ended (`ok` None when the log cannot tell)."""
+
+    seq: int
+    ts: dt.datetime | None
+    command: str
+    invocation: Invocation | None
+    ok: bool | None
+    sig: str | None = None
+    cannot_run: bool = False  # the command itself could not run as written (not found, bad option)
+    ref: str = ""
+
+
+@dataclass
+class SessionTrace:
+    """Feed a session's events in order; read the summary at any time."""
+
+    agent: str
+    session_id: str
+    root: str | None = None
+    cwd: str | None = None
+    started: dt.datetime | None = None
+    ended: dt.datetime | None = None
+    first_seq: int = -1
+    last_seq: int = -1
+    tool_calls: int = 0
+    runs: list[ShellRun] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)
+    terms: list[str] = field(default_factory=list)
+    _pending: OrderedDict[str, tuple[int, dt.datetime | None, str, str]] = field(default_factory=OrderedDict)
+    _snapshots: dict[str, Tokens] = field(default_factory=dict)
+    _loose: Tokens = field(default_factory=Tokens)
+    _prompts: int = 0
+
+    def feed(self, event: Event) -> None:
+        """Take one event (in `seq` order)."""
+        if self.first_seq < 0:
+            self.first_seq = event.seq
+        self.last_seq = max(self.last_seq, event.seq)
+        if event.cwd and self.cwd is None:
+            self.cwd = event.cwd
+        if event.ts is not None:
+            self.started = event.ts if self.started is None else min(self.started, event.ts)
+            self.ended = event.ts if self.ended is None else max(self.ended, event.ts)
+        if event.kind == "tool_call":
+            self._call(event)
+        elif event.kind == "tool_result":
+            self._result(event)
+        elif event.kind == "usage" and event.tokens is not None:
+            self._usage(event)
+        elif event.kind == "text" and event.role == "user" and event.text and self._prompts < MAX_PROMPTS:
+            self._prompts += 1
+            self._add_terms(event.text)
+
+    def _call(self, event: Event) -> None:
+        self.tool_calls += 1
+        args = event.tool_args or {}
+        for edit in file_edits(event.tool_name, args, event.raw_ref):
+            path = relative(edit.path, tuple(b for b in (self.cwd, self.root) if b))
+            if path and path not in self.files and len(self.files) < MAX_FILES:
+                self.files.append(path)
+        command = args.get("command")
+        if event.tool_name != "shell" or not isinstance(command, str):
+            return
+        key = event.call_id or f"#{event.seq}"
+        self._pending[key] = (event.seq, event.ts, command, event.raw_ref)
+        if len(self._pending) > MAX_PENDING:
+            self._pending.popitem(last=False)
+
+    def _result(self, event: Event) -> None:
+        found = self._pending.pop(event.call_id, None) if event.call_id else None
+        if found is None and event.call_id is None and event.tool_name in (None, "shell") and self._pending:
+            found = self._pending.popitem(last=False)[1]
+        if found is None:
+            return
+        seq, ts, command, ref = found
+        ok = None if event.is_error is None else not event.is_error
+        cannot = bool(event.is_error) and (
+            is_invocation_failure(event.error_sig, event.exit_code, event.error_kind)
+            or invocation_line(event.text) is not None
+        )
+        run = ShellRun(seq, ts or event.ts, command[:2000], parse(command), ok, event.error_sig, cannot, ref)
+        self.runs.append(run)
+        if len(self.runs) > MAX_RUNS:
+            del self.runs[: len(self.runs) - MAX_RUNS]
+
+    def _usage(self, event: Event) -> None:
+        tokens = event.tokens
+        assert tokens is not None
+        # A snapshot key means "the latest figure for this response/counter": keep the last only.
+        if event.call_id and (event.call_id in self._snapshots or len(self._snapshots) < MAX_SNAPSHOTS):
+            self._snapshots[event.call_id] = tokens
+        else:
+            self._loose = _add(self._loose, tokens)
+
+    def _add_terms(self, text: str) -> None:
+        for term in tokenize(text[:20_000]):
+            if term in GENERIC or term in STOPWORDS or term.isdigit() or term in self.terms:
+                continue
+            if len(self.terms) >= MAX_TERMS:
+                return
+            self.terms.append(term)
+
+    @property
+    def tokens(self) -> Tokens:
+        """Token usage of the whole session, as the agent's own records report it."""
+        total = self._loose
+        for snapshot in self._snapshots.values():
+            total = _add(total, snapshot)
+        return total
+
+    @property
+    def commands(self) -> list[str]:
+        """The general forms of the commands run, first seen first (bounded)."""
+        seen: dict[str, None] = {}
+        for run in self.runs:
+            if run.invocation is not None and len(seen) < 40:
+                seen.setdefault(run.invocation.base, None)
+        return list(seen)
+
+    @property
+    def successful(self) -> bool:
+        """The last verification (test/build/lint/typecheck) passed; with none, the last run did not fail."""
+        checks = [
+            r for r in self.runs if r.invocation is not None and r.invocation.category and r.ok is not None
+        ]
+        if checks:
+            return bool(checks[-1].ok)
+        known = [r for r in self.runs if r.ok is not None]
+        return not known or bool(known[-1].ok)
+
+
+def _add(a: Tokens, b: Tokens) -> Tokens:
+    return Tokens(a.in_ + b.in_, a.out + b.out, a.cache_read + b.cache_read, a.cache_write + b.cache_write)
