@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, TypeVar
@@ -73,15 +73,18 @@ def _random_looking(value: str) -> bool:
     return has_digit and has_alpha and len(value) >= 12 and _entropy(value) >= 3.0
 
 
+# The name of an environment variable or constant, which code assigns to secret-sounding names.
+CONSTANT_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
+_NUMBER = re.compile(r"[\d.,:+-]+$")  # 12, 10.0, 1.2.3, 8080: a number or version, not a secret
 _CALL = re.compile(r"[A-Za-z_][\w.]*\(\w{0,2}$")
 
 
 def _not_reference(value: str) -> bool:
     """`.env`-style values: anything but a variable reference, a placeholder or an obvious dummy."""
-    if value.isdigit() or value.startswith(("$", "<", "%", "{", "[REDACTED", "*", "/", "./", "~")):
+    if _NUMBER.match(value) or value.startswith(("$", "<", "%", "{", "[REDACTED", "*", "/", "./", "~")):
         return False
-    if _CALL.match(value):
-        return False  # `TOKEN = re.compile(...)`: code, not a value
+    if _CALL.match(value) or CONSTANT_NAME.match(value):
+        return False  # `TOKEN = re.compile(...)`, `API_KEY = "OPENAI_API_KEY"`: code, not a value
     return value.lower() not in {
         "null",
         "none",
@@ -172,12 +175,57 @@ RULES: tuple[Rule, ...] = (
 )
 
 
+# Substrings one of which every match of a rule's pattern contains (lowercase for patterns that
+# ignore case): a rule whose hints are all absent is skipped, which makes scanning a large state
+# document cheap. A rule without hints always runs.
+HINTS: dict[str, tuple[str, ...]] = {
+    "private-key": ("-----BEGIN",),
+    "aws-access-key": ("AKIA", "ASIA", "ABIA", "ACCA", "AGPA", "AIDA", "AROA"),
+    "aws-secret-key": ("aws",),
+    "github-token": ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
+    "gitlab-token": ("glpat-", "gldt-", "glrt-", "glptt-"),
+    "slack-token": ("xox",),
+    "slack-webhook": ("hooks.slack.com",),
+    "api-key": ("sk-",),
+    "stripe-key": ("_live_", "_test_"),
+    "google-api-key": ("AIza",),
+    "npm-token": ("npm_",),
+    "huggingface-token": ("hf_",),
+    "vault-token": ("hvs.", "hvb.", "hvr."),
+    "digitalocean-token": ("dop_v1_", "doo_v1_", "dor_v1_"),
+    "groq-key": ("gsk_",),
+    "xai-key": ("xai-",),
+    "replicate-token": ("r8_",),
+    "shopify-token": ("shpat_", "shpca_", "shppa_", "shpss_"),
+    "databricks-token": ("dapi",),
+    "linear-key": ("lin_api_", "lin_oauth_"),
+    "age-secret-key": ("AGE-SECRET-KEY-1",),
+    "pypi-token": ("pypi-AgE",),
+    "connection-string-key": ("accountkey", "sharedaccesskey", "sharedsecret"),
+    "netrc-password": ("machine",),
+    "jwt": ("eyJ",),
+    "url-password": ("://",),
+    "bearer-token": ("bearer", "basic", "token"),
+    "env-secret": ("SECRET", "TOKEN", "PASSW", "PWD", "KEY", "CREDENTIAL"),
+    "password": ("passw",),
+    "keyed-secret": ("key", "secret", "token", "passw", "pwd", "credential"),
+}
+
+
+@lru_cache(maxsize=2)
+def _plan(rules: tuple[Rule, ...]) -> list[tuple[Rule, tuple[str, ...], bool]]:
+    return [(rule, HINTS.get(rule.kind, ()), bool(rule.pattern.flags & re.IGNORECASE)) for rule in rules]
+
+
 def _spans(text: str) -> list[tuple[int, int, str]]:
     """Non-overlapping (start, end, kind) spans of secrets, earliest and longest first."""
     found: list[tuple[int, int, str]] = []
     # Text already redacted is never a secret again (`https://[REDACTED:x]@host` has no password).
     placeholders = [m.span() for m in _PLACEHOLDER_RE.finditer(text)] if "[REDACTED:" in text else []
-    for rule in RULES:
+    folded = text.lower()
+    for rule, hints, ignore_case in _plan(RULES):
+        if hints and not any(h in (folded if ignore_case else text) for h in hints):
+            continue
         for match in rule.pattern.finditer(text):
             start, end = match.span(rule.group)
             if start < 0 or end <= start:
@@ -210,20 +258,30 @@ def redact(text: str) -> RedactResult:
     return RedactResult(redacted, list(found))
 
 
+_MAX_ROUNDS = 8
+
+
 @lru_cache(maxsize=4096)
 def _redact(text: str) -> tuple[str, tuple[str, ...]]:
     # Captured lessons repeat the same sentences session after session: remember the answers.
-    spans = _spans(text)
-    if not spans:
-        return text, ()
-    parts: list[str] = []
-    position = 0
-    for start, end, kind in spans:
-        parts.append(text[position:start])
-        parts.append(PLACEHOLDER.format(kind=kind))
-        position = end
-    parts.append(text[position:])
-    return "".join(parts), tuple(kind for _, _, kind in spans)
+    kinds: list[str] = []
+    # A placeholder can give the text after it a word boundary it did not have (`SG.…xpasswd=…`
+    # becomes `[REDACTED:…]passwd=…`): redact again until nothing is found; each round only
+    # replaces text that is not a placeholder yet, so this ends.
+    for _ in range(_MAX_ROUNDS):
+        spans = _spans(text)
+        if not spans:
+            break
+        parts: list[str] = []
+        position = 0
+        for start, end, kind in spans:
+            parts.append(text[position:start])
+            parts.append(PLACEHOLDER.format(kind=kind))
+            position = end
+        parts.append(text[position:])
+        text = "".join(parts)
+        kinds.extend(kind for _, _, kind in spans)
+    return text, tuple(kinds)
 
 
 def find_secrets(text: str) -> list[str]:
@@ -270,7 +328,11 @@ def scrub(value: T, render: Callable[[T], str]) -> tuple[T, str]:
     Each string is redacted first; a secret that only shows in the rendering (a YAML or JSON key
     next to its value, pieces joined) is then replaced inside the strings that hold it and the value
     rendered again. SecretFoundError when the rendering still holds one."""
-    value = redact_value(value)[0]
+    strings = list(_leaves(value))
+    # One scan of all the strings joined by line breaks (a checkpoint document holds thousands)
+    # finds whatever scanning them one by one would; only a hit pays for the one-by-one pass.
+    if strings and _spans("\n\x00\n".join(strings)):
+        value = redact_value(value)[0]
     text = render(value)
     spans = _spans(text)
     if not spans:
@@ -280,6 +342,17 @@ def scrub(value: T, render: Callable[[T], str]) -> tuple[T, str]:
     text = render(value)
     assert_clean(text)
     return value, text
+
+
+def _leaves(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, list):
+        for item in value:
+            yield from _leaves(item)
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _leaves(item)
 
 
 def _replace(value: Any, secrets: list[tuple[str, str]]) -> Any:

@@ -43,12 +43,13 @@ PLUGINS = (
     ("telegram_token", "TelegramBotTokenDetector"),
     ("twilio", "TwilioKeyDetector"),
 )
-# The detectors are written for source lines; longer lines are scanned in overlapping windows so
-# that a pasted minified blob costs linear time, and a secret on a window edge is still whole in
-# the next window.
+# The keyword detector is written for source lines and backtracks; longer lines are scanned in
+# overlapping windows so that a pasted minified blob costs linear time, and a secret on a window
+# edge is still whole in the next window.
 WINDOW = 4096
 OVERLAP = 1024
 _SLUG = re.compile(r"[^a-z0-9]+")
+_CONSTANT_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
 
 
 class ScannerUnavailableError(ReasonLessonsError):
@@ -115,6 +116,7 @@ def _keyword_value_ok(value: str, line: str) -> bool:
         or heuristic.is_sequential_string(value)
         or heuristic.is_indirect_reference(line)
         or value.startswith("[REDACTED")
+        or _CONSTANT_NAME.match(value) is not None  # `API_KEY = "OPENAI_API_KEY"` names a variable
     )
 
 
@@ -122,30 +124,43 @@ def spans(text: str) -> list[tuple[int, int, str]]:
     """(start, end, kind) of every secret the library's detectors find in `text`."""
     regex, keyword, keywords = _detectors()
     found: list[tuple[int, int, str]] = []
-    offset = 0
-    for line in text.split("\n"):
-        if len(line) >= 8:
-            for base, chunk in _windows(line):
-                at = offset + base
-                lower = chunk.lower()
-                for detector in regex:
-                    found.extend((at + a, at + b, detector.kind) for a, b in _matches(detector, chunk, lower))
-                if keywords.search(chunk):
-                    for value in keyword.plugin.analyze_string(chunk):
-                        if isinstance(value, str) and len(value) >= 4 and _keyword_value_ok(value, chunk):
-                            hits = _occurrences(chunk, value)
-                            found.extend((at + a, at + b, keyword.kind) for a, b in hits)
-        offset += len(line) + 1
+    # The regex detectors never match across a line break, so they run over the whole text at
+    # once (a state document has thousands of short lines); the keyword detector needs its line.
+    folded = text.lower()
+    for detector in regex:
+        found.extend((a, b, detector.kind) for a, b in _matches(detector, text, folded))
+    # Every secret-sounding name the keyword detector knows contains one of these.
+    if not any(word in folded for word in ("key", "pass", "pwd", "secret", "contrase")):
+        return found
+    for start, end in _keyword_lines(text, keywords):
+        line = text[start:end]
+        for base, chunk in _windows(line):
+            for value in keyword.plugin.analyze_string(chunk):
+                if isinstance(value, str) and len(value) >= 4 and _keyword_value_ok(value, chunk):
+                    at = start + base
+                    found.extend((at + a, at + b, keyword.kind) for a, b in _occurrences(chunk, value))
     return found
 
 
-def _matches(detector: _Detector, chunk: str, lower: str) -> Iterator[tuple[int, int]]:
+def _keyword_lines(text: str, keywords: re.Pattern[str]) -> Iterator[tuple[int, int]]:
+    """(start, end) of each line holding a secret-sounding name, once."""
+    end = -1
+    for match in keywords.finditer(text):
+        if match.start() < end:
+            continue
+        start = text.rfind("\n", 0, match.start()) + 1
+        end = text.find("\n", match.end())
+        end = len(text) if end < 0 else end
+        yield start, end
+
+
+def _matches(detector: _Detector, text: str, folded: str) -> Iterator[tuple[int, int]]:
     # `analyze_string` yields findall() results, which for a pattern with a group is the group
     # alone: `(ghp|gho)_...` would yield "ghp". Spans come from the match instead.
-    for pattern, literal, folded in detector.patterns:
-        if literal is not None and literal not in (lower if folded else chunk):
+    for pattern, literal, ignore_case in detector.patterns:
+        if literal is not None and literal not in (folded if ignore_case else text):
             continue
-        for match in pattern.finditer(chunk):
+        for match in pattern.finditer(text):
             if detector.valid is None or detector.valid(match.group(0)):
                 yield _secret_span(match)
 

@@ -32,6 +32,13 @@ def load_state(path: Path, *, kind: str) -> dict[str, Any]:
 
 
 def save_state(path: Path, data: dict[str, Any], *, kind: str) -> None:
-    """Write a state document atomically with its kind and schema version."""
+    """Write a state document atomically with its kind and schema version, secrets redacted."""
+    from reasonlessons.privacy import scrub
+
     doc = {"kind": kind, "version": STATE_SCHEMA_VERSION, "data": data}
-    write_atomic(path, jsonio.dumps(doc, sort_keys=True, indent=True))
+    _, text = scrub(doc, _dump)
+    write_atomic(path, text.encode("utf-8"))
+
+
+def _dump(doc: dict[str, Any]) -> str:
+    return jsonio.dumps(doc, sort_keys=True, indent=True).decode("utf-8")

@@ -1,7 +1,13 @@
-"""`validate`: every problem in every scope, reported together so one run shows all that needs fixing."""
+"""`validate`: every problem in every scope, reported together so one run shows all that needs fixing.
+
+Besides the schema (checked on load), names, fingerprint entries and duplicates: `supersedes` that
+names no lesson (warning), supersession cycles among promoted lessons (error: every lesson on the
+cycle would hide another), and lessons past `expires-at` (warning: recall no longer returns them).
+"""
 
 from __future__ import annotations
 
+import datetime as dt
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -60,7 +66,89 @@ def validate(store: LessonStore, *, check_entry: EntryCheck | None = None) -> li
         for other in rest:
             message = f"says the same as {first.scope} lesson {first.name!r}; remove one"
             problems.append(_about(other, WARNING, message))
+    problems.extend(_lifetime_problems(scan.lessons, now=store.now()))
+    problems.extend(_trust_problems(store, scan.lessons))
     return problems
+
+
+def _trust_problems(store: LessonStore, lessons: list[Lesson]) -> list[Problem]:
+    """Hostile-looking lessons nobody trusted yet, and secrets in lesson files (docs/security.md)."""
+    from reasonlessons import trust
+    from reasonlessons.privacy import find_secrets
+
+    problems: list[Problem] = []
+    trusted = {scope: trust.trusted_hashes(store.loc, scope) for scope in {x.scope or "" for x in lessons}}
+    for lesson in lessons:
+        flags = trust.scan(lesson)
+        if flags and not trust.is_trusted(store.loc, lesson, trusted=trusted[lesson.scope or ""]):
+            message = (
+                f"untrusted: {'; '.join(map(str, flags))}; recall skips it: read it, then "
+                f"`reasonlessons trust {lesson.name}` if it is fine, or remove it"
+            )
+            problems.append(_about(lesson, ERROR, message))
+        try:
+            text = lesson.path.read_text(encoding="utf-8") if lesson.path else lesson.body
+        except (OSError, UnicodeDecodeError):
+            continue  # changed since the scan; the next run sees it
+        kinds = sorted(set(find_secrets(text)))
+        if kinds:
+            message = f"holds what looks like a secret ({', '.join(kinds)}); remove it from the file"
+            problems.append(_about(lesson, ERROR, message))
+    return problems
+
+
+def _lifetime_problems(lessons: list[Lesson], *, now: dt.datetime) -> list[Problem]:
+    """Supersession that points nowhere or in a circle, and lessons past their expiry date."""
+    problems: list[Problem] = []
+    names = {lesson.name for lesson in lessons}
+    graph: dict[str, list[str]] = {}
+    for lesson in lessons:
+        expires = lesson.expires_at
+        if expires is not None and expires <= now:
+            when = expires.date().isoformat()
+            message = f"expired on {when} (no longer recalled); extend expires-at or remove it"
+            problems.append(_about(lesson, WARNING, message))
+        for target in lesson.supersedes:
+            if target != lesson.name and target not in names:
+                message = f"supersedes {target!r}, which is no lesson in any scope; drop it from supersedes"
+                problems.append(_about(lesson, WARNING, message))
+        if lesson.scope != SCOPE_CANDIDATE:
+            graph.setdefault(lesson.name, []).extend(t for t in lesson.supersedes if t != lesson.name)
+    by_name = {lesson.name: lesson for lesson in lessons if lesson.scope != SCOPE_CANDIDATE}
+    for cycle in supersession_cycles(graph):
+        path = " -> ".join([*cycle, cycle[0]])
+        message = f"supersession cycle {path}: each hides the next; remove one supersedes entry"
+        problems.append(_about(by_name[cycle[0]], ERROR, message))
+    return problems
+
+
+def supersession_cycles(graph: dict[str, list[str]]) -> list[list[str]]:
+    """Each cycle of a `name -> names it supersedes` graph once, starting at its smallest name."""
+    cycles: list[list[str]] = []
+    seen: set[tuple[str, ...]] = set()
+    state: dict[str, int] = {}  # 1 on the current path, 2 done
+    stack: list[str] = []
+
+    def visit(node: str) -> None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in graph.get(node, []):
+            if state.get(nxt) == 1:
+                cycle = stack[stack.index(nxt) :]
+                start = cycle.index(min(cycle))
+                key = tuple(cycle[start:] + cycle[:start])
+                if key not in seen:
+                    seen.add(key)
+                    cycles.append(list(key))
+            elif nxt not in state and nxt in graph:
+                visit(nxt)
+        stack.pop()
+        state[node] = 2
+
+    for node in sorted(graph):
+        if node not in state:
+            visit(node)
+    return cycles
 
 
 def _about(lesson: Lesson, severity: str, message: str) -> Problem:

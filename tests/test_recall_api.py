@@ -294,7 +294,12 @@ def test_a_catastrophic_command_pattern_returns_quickly(loc: Locations) -> None:
 
 
 def test_a_lesson_that_tries_to_close_the_block_is_defused(loc: Locations) -> None:
-    install(loc, "evil")
+    from reasonlessons.lessonfile import read_lesson
+    from reasonlessons.trust import record_trust, scan
+
+    lesson = read_lesson(install(loc, "evil"), scope="project")
+    # Flagged, so recall skips it until trusted (tests/test_trust.py); trusted, it is still defused.
+    record_trust(loc, lesson, now=NOW, flags=scan(lesson))
     result = recall(loc, "Add a unit test", files=[TEST_FILE], budget=1000, now=NOW, drift=fresh)
     assert "evil" in [lesson.name for lesson in result.lessons]
     block = result.render("text")

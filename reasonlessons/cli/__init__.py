@@ -36,9 +36,11 @@ def build_app() -> typer.Typer:
     from reasonlessons.cli import (
         capture,  # noqa: F401
         integrations,  # noqa: F401
+        interop,  # noqa: F401
         lessons,  # noqa: F401
         recall,  # noqa: F401
         stale,  # noqa: F401
+        trust,  # noqa: F401
         watch,  # noqa: F401
     )
     from reasonlessons.cli.app import app

@@ -56,10 +56,14 @@ def add(
     text = body or ""
     if body_file is not None:
         text = typer.get_text_stream("stdin").read() if str(body_file) == "-" else _read_text(body_file)
-    lesson = open_project(repo).store.add(
+    project = open_project(repo)
+    lesson = project.store.add(
         name, description=description, fingerprint=fingerprint or [], body=text, scope=scope
     )
     say(f"added {lesson.scope} lesson {lesson.name} ({lesson.path})")
+    from reasonlessons.cli.trust import trust_own
+
+    trust_own(project, lesson)
 
 
 @app.command("list")
@@ -132,18 +136,26 @@ def promote(
     repo: RepoOption = None,
 ) -> None:
     """Move a candidate into the project scope (or the global scope with --global)."""
-    store = open_project(repo).store
+    from reasonlessons.cli.trust import warn_untrusted
+
+    # A candidate for the same fact as a stale lesson supersedes it (reasonlessons/learning/supersede.py).
+    from reasonlessons.learning import supersede
+
+    project = open_project(repo)
     if auto == (name is not None):
         raise UsageError("give a candidate NAME, or --auto, but not both")
+    promoted = (
+        supersede.promote_auto(project, parse_duration(after))
+        if auto
+        else [supersede.promote(project, name or "", to_global=to_global)]
+    )
+    for item in promoted:
+        say(f"promoted {item.lesson.name} -> {item.lesson.path}")
+        for old in item.superseded:
+            say(f"  {old} is stale and now superseded by {item.lesson.name}")
+        warn_untrusted(item.lesson)
     if auto:
-        promoted = store.promote_auto(parse_duration(after))
-        for lesson in promoted:
-            say(f"promoted {lesson.name} -> {lesson.path}")
         say(f"{len(promoted)} candidate(s) promoted")
-        return
-    assert name is not None
-    lesson = store.promote(name, to_global=to_global)
-    say(f"promoted {lesson.name} -> {lesson.path}")
 
 
 @app.command()

@@ -73,8 +73,14 @@ class LessonTools:
 
         if scope not in SCOPE_CHOICES:
             raise UsageError(f"scope {scope!r}: use project, global, candidates or all")
-        entries, _ = self._project().entries(scope)
-        return [_plain(entry.to_json()) for entry in entries]
+        from reasonlessons.trust import withheld
+
+        project = self._project()
+        entries, _ = project.entries(scope)
+        docs = [entry.to_json() for entry in entries]
+        for doc, entry in zip(docs, entries, strict=True):  # lesson text reaches the agent: see trust.py
+            doc["description"] = withheld(project.loc, entry.lesson) or doc["description"]
+        return [_plain(doc) for doc in docs]
 
     def show_lesson(self, name: str) -> dict[str, Any]:
         """One lesson (project, then global, then candidates) with its body and drift."""
@@ -83,6 +89,11 @@ class LessonTools:
         doc = entry.to_json()
         doc["body"] = entry.lesson.body
         doc["drift"] = [d.to_json() for d in project.drift(entry.lesson)]
+        from reasonlessons.trust import withheld
+
+        notice = withheld(project.loc, entry.lesson)
+        if notice is not None:
+            doc["description"] = doc["body"] = notice
         shown: dict[str, Any] = _plain(doc)
         return shown
 
@@ -144,7 +155,8 @@ def serve(repo: Path | None = None) -> None:
 
 
 def _plain(doc: Any) -> Any:
-    """JSON-ready values (dates from frontmatter, paths) for the SDK's serializer."""
+    """JSON-ready values (dates from frontmatter, paths) for the SDK's serializer, secrets redacted."""
     from reasonlessons import jsonio
+    from reasonlessons.privacy import redact_value
 
-    return jsonio.loads(jsonio.dumps(doc))
+    return redact_value(jsonio.loads(jsonio.dumps(doc)))[0]

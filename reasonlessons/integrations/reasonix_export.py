@@ -133,13 +133,22 @@ def export_reasonix(
 
 
 def fresh_lessons(project: Project, now: dt.datetime) -> list[Lesson]:
-    """Promoted lessons recall could return at `now`: active, and not hidden by a project lesson."""
+    """Promoted lessons recall could return at `now`: active, not hidden by a project lesson, not
+    flagged as hostile unless trusted (reasonlessons/trust.py); their text redacted (privacy.py)."""
+    from reasonlessons.privacy import redact_value
+    from reasonlessons.trust import is_trusted, scan
+
     entries, _ = Project(project.loc, now=lambda: now).entries("all")
-    return [
-        e.lesson
-        for e in entries
-        if e.lesson.scope in (SCOPE_PROJECT, SCOPE_GLOBAL) and e.status == STATUS_ACTIVE and not e.shadowed
-    ]
+    out = []
+    for e in entries:
+        lesson = e.lesson
+        if lesson.scope not in (SCOPE_PROJECT, SCOPE_GLOBAL) or e.status != STATUS_ACTIVE or e.shadowed:
+            continue
+        if scan(lesson) and not is_trusted(project.loc, lesson):
+            continue
+        meta, body = redact_value([lesson.meta, lesson.body])[0]
+        out.append(Lesson(meta=meta, body=body, path=lesson.path, scope=lesson.scope))
+    return out
 
 
 def fact_names(lessons: list[Lesson]) -> dict[str, Lesson]:

@@ -19,7 +19,7 @@ from reasonlessons.constants import SCOPE_GLOBAL, TASK_TYPES
 from reasonlessons.errors import ReasonLessonsError, UsageError
 from reasonlessons.recall import bm25, rank, render
 from reasonlessons.recall.classify import classify
-from reasonlessons.recall.counters import Counters, lesson_key, load_outcomes
+from reasonlessons.recall.counters import Counters, lesson_key, load_outcome_state
 from reasonlessons.recall.index import DocInfo, DocText, LessonIndex, file_changed
 from reasonlessons.recall.match import Query, match_triggers
 from reasonlessons.recall.result import RecalledLesson, RecallResult
@@ -126,7 +126,9 @@ class Recaller:
         cands, infos = self._candidates(query, task, now, seen)
         if not cands:
             return [], False
-        outcomes = load_outcomes(self.loc.state_dir)
+        outcomes, deactivated = load_outcome_state(self.loc.state_dir)
+        if deactivated:  # lessons that kept failing (reasonlessons/learning/lifecycle.py)
+            cands = [c for c in cands if lesson_key(c.scope, c.name) not in deactivated]
         for cand in cands:
             cand.success, cand.failure = outcomes.get(lesson_key(cand.scope, cand.name), (0, 0))
         chosen: list[RecalledLesson] = []
@@ -183,6 +185,7 @@ class Recaller:
                 or (info.expires is not None and info.expires <= deadline)
                 or task not in info.task_types
                 or lesson_key(info.scope, info.name) in seen
+                or (bool(info.flags) and not self._trusted(info))
             )
 
         cands: list[rank.Candidate] = []
@@ -201,6 +204,13 @@ class Recaller:
             cand.reasons = reasons.get(doc, ["text"])
             cands.append(cand)
         return cands, infos
+
+    def _trusted(self, info: DocInfo) -> bool:
+        """A flagged lesson is recalled only once a human trusted this very content (trust.py)."""
+        from reasonlessons import trust
+
+        trusted = trust.trusted_hashes(self.loc, info.scope)
+        return trusted.get(trust.key(info.scope, info.name)) == info.content
 
     def _is_stale(self, info: DocInfo, doc: DocText) -> bool:
         from reasonlessons.lesson import Lesson
@@ -248,7 +258,9 @@ class Recaller:
         session: str | None,
         warnings: list[str],
     ) -> None:
-        counters.record([lesson_key(c.scope, c.name) for c in chosen], now=now, session=session)
+        keys = [lesson_key(c.scope, c.name) for c in chosen]
+        tokens = {lesson_key(c.scope, c.name): c.tokens for c in chosen}
+        counters.record(keys, now=now, session=session, tokens=tokens)
         if counters.damaged:
             warnings.append(f"{counters.path} was unreadable; rebuilt it (earlier hit counts are lost)")
         try:

@@ -45,6 +45,8 @@ class DocInfo(NamedTuple):
     task_types: list[str]
     expires: float | None
     inactive: bool
+    flags: str = ""  # trust flag codes, comma-separated; '' for an unflagged lesson
+    content: str = ""  # the content hash trust is keyed by (flagged lessons only)
 
 
 class DocText(NamedTuple):
@@ -220,11 +222,13 @@ class LessonIndex:
 
     def docs(self, ids: Iterable[int]) -> dict[int, DocInfo]:
         sql = (
-            "SELECT id, name, scope, path, recency, task_types, expires, inactive FROM docs "
+            "SELECT id, name, scope, path, recency, task_types, expires, inactive, flags, content FROM docs "
             "WHERE id IN (SELECT value FROM json_each(?))"
         )
         return {
-            row[0]: DocInfo(row[0], row[1], row[2], row[3], row[4], json.loads(row[5]), row[6], bool(row[7]))
+            row[0]: DocInfo(
+                row[0], row[1], row[2], row[3], row[4], json.loads(row[5]), row[6], bool(row[7]), *row[8:10]
+            )
             for row in self._rows(sql, ids)
         }
 

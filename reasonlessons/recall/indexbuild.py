@@ -27,7 +27,7 @@ from reasonlessons.recall import globs
 from reasonlessons.recall.bm25 import document_terms
 from reasonlessons.recall.tokens import tokenize
 
-SCHEMA = "reasonlessons-recall-index/3"
+SCHEMA = "reasonlessons-recall-index/4"
 # A file or directory touched this recently may change again within the same timestamp tick
 # (git's "racy clean" problem); such stamps are not trusted until they are older.
 RACY_NS = 2_000_000_000
@@ -41,7 +41,7 @@ CREATE TABLE docs (
     id INTEGER PRIMARY KEY, name TEXT NOT NULL, scope TEXT NOT NULL, path TEXT NOT NULL, sig TEXT NOT NULL,
     meta TEXT NOT NULL, description TEXT NOT NULL, body TEXT NOT NULL, terms TEXT NOT NULL,
     recency TEXT NOT NULL, task_types TEXT NOT NULL, expires REAL, inactive INTEGER NOT NULL,
-    dl INTEGER NOT NULL);
+    dl INTEGER NOT NULL, flags TEXT NOT NULL, content TEXT NOT NULL);
 CREATE INDEX docs_name ON docs(name);
 CREATE TABLE supersedes (name TEXT NOT NULL, doc INTEGER NOT NULL);
 CREATE INDEX supersedes_name ON supersedes(name);
@@ -186,27 +186,38 @@ def _insert(conn: sqlite3.Connection, path: Path, scope: str, sig: str) -> int |
         lesson = read_lesson(path, scope=scope)
     except LessonFileError:
         return None
-    terms = document_terms(lesson.name, lesson.description, lesson.body)
+    # What recall shows is redacted, and trust flags are judged, once per file version: never per turn.
+    from reasonlessons import trust
+    from reasonlessons.privacy import find_secrets, redact
+
+    flags = ",".join(flag.code for flag in trust.scan(lesson))
+    content = trust.lesson_hash(lesson) if flags else ""
+    description, body = lesson.description, lesson.body
+    if find_secrets(f"{description}\n\x00\n{body}"):  # one scan for the usual clean lesson
+        description, body = redact(description).text, redact(body).text
+    terms = document_terms(lesson.name, description, body)
     dl = sum(terms.values())
     expires = lesson.expires_at
     dates = [d for d in (lesson.captured_at, _as_datetime(lesson.meta.get("refreshed-at"))) if d]
     cur = conn.execute(
         "INSERT INTO docs (name, scope, path, sig, meta, description, body, terms, recency, task_types,"
-        " expires, inactive, dl) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " expires, inactive, dl, flags, content) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             lesson.name,
             scope,
             str(path),
             sig,
             json.dumps(lesson.meta, default=_jsonable, sort_keys=True),
-            lesson.description,
-            lesson.body,
+            description,
+            body,
             json.dumps(terms, sort_keys=True),
             max(dates).isoformat() if dates else "",
             json.dumps(lesson.task_types),
             expires.timestamp() if expires else None,
             1 if lesson.declared_status else 0,
             dl,
+            flags,
+            content,
         ),
     )
     doc = cur.lastrowid

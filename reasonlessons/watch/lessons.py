@@ -150,7 +150,11 @@ class LessonSet:
             # hundreds of milliseconds on every batch, and this view is rebuilt on the next start.
             wrapped = {"kind": STATE_KIND, "version": STATE_SCHEMA_VERSION, "data": doc}
             path = Path(self.project.loc.state_dir) / STATE_FILE
-            write_atomic(path, jsonio.dumps(wrapped, indent=True), durable=False)
+            # Drift values are read from repo files: redacted like every state document (privacy.py).
+            from reasonlessons.privacy import scrub
+
+            _, text = scrub(wrapped, lambda d: jsonio.dumps(d, indent=True).decode("utf-8"))
+            write_atomic(path, text.encode("utf-8"), durable=False)
             self._saved = doc
         self._dirty = False
 
