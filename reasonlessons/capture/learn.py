@@ -48,6 +48,7 @@ class Learner:
     def flush(self) -> None:
         """Write the evidence gathered for existing lessons."""
         self.writer.flush()
+        self.outcomes.save()
         self.report.notes.extend(self.outcomes.warnings)
         self.report.notes.extend(getattr(self.extract, "notes", []))
 

@@ -59,15 +59,26 @@ def _lesson(project: Project, key: str) -> Lesson | None:
 
 
 def learn(
-    project: Project, trace: SessionTrace, *, now: dt.datetime, successful: bool | None = None
+    project: Project,
+    trace: SessionTrace,
+    *,
+    now: dt.datetime,
+    successful: bool | None = None,
+    summaries: Summaries | None = None,
 ) -> Learned:
-    """Judge the lessons recalled into `trace`'s session and record the verdicts and the summary."""
+    """Judge the lessons recalled into `trace`'s session and record the verdicts and the summary.
+
+    With `summaries`, the caller owns that document and saves it once for a whole run: saving it per
+    session re-scrubbed the whole document every time, which made capturing many sessions quadratic.
+    """
     state = project.loc.ensure_state_dir()
     link = recalled_into(state, trace.session_id, trace.started, trace.ended)
     ended_well = trace.successful if successful is None else successful
     result = Learned(trace.agent, trace.session_id, link.how)
     with locked(state / LEARN_LOCK):
-        summaries = Summaries.load(state)
+        owned = summaries is None
+        if summaries is None:
+            summaries = Summaries.load(state)
         judged = summaries.judged(session_key(trace.agent, trace.session_id))
         recalled = [
             Recalled(lesson, since)
@@ -83,7 +94,8 @@ def learn(
         )
         result.deactivated = [a.key for a in applied if a.deactivated_now]
         summaries.record(trace, link, result.outcomes, successful=ended_well)
-        summaries.save()
+        if owned:
+            summaries.save()
     return result
 
 
@@ -96,6 +108,7 @@ class SessionLearner:
         self.trace: SessionTrace | None = None
         self.results: list[Learned] = []
         self.warnings: list[str] = []
+        self._summaries: Summaries | None = None
 
     def feed(self, event: Event) -> None:
         if self.trace is None or self.trace.session_id != event.session_id:
@@ -108,12 +121,26 @@ class SessionLearner:
         if trace is None or trace.session_id != session_id or not complete:
             return None
         try:
-            learned = learn(self.project, trace, now=self.now, successful=successful)
+            if self._summaries is None:
+                self._summaries = Summaries.load(self.project.loc.ensure_state_dir())
+            learned = learn(
+                self.project, trace, now=self.now, successful=successful, summaries=self._summaries
+            )
         except (ReasonLessonsError, OSError) as exc:
             self.warnings.append(f"learning from session {session_id} failed: {exc}")
             return None
         self.results.append(learned)
         return learned
+
+    def save(self) -> None:
+        """Write the session summaries gathered by this run, once."""
+        if self._summaries is None:
+            return
+        try:
+            with locked(self.project.loc.state_dir / LEARN_LOCK):
+                self._summaries.save()
+        except (ReasonLessonsError, OSError) as exc:
+            self.warnings.append(f"saving session summaries failed: {exc}")
 
 
 def revive(project: Project, name: str, *, scope: str = SCOPE_PROJECT) -> lifecycle.Record | None:
