@@ -93,6 +93,17 @@ def test_reasonix_shell_header() -> None:
     assert parse_reasonix_shell("$ echo\nno exit line") is None
 
 
+def test_reasonix_shell_header_edges() -> None:
+    last = parse_reasonix_shell("$ make\n[exit 2]")  # header on the last line, no newline after it
+    assert last is not None
+    assert (last.exit_code, last.body, last.command) == (2, "", "make")
+    assert parse_reasonix_shell("$ x\n [exit 1]\n[exit 1] \n[exit 1]\r\n") is None  # not exactly a header
+    assert parse_reasonix_shell("$ \n[exit 0]\n") == parse_reasonix_shell("$ \n[exit 0]\n")
+    empty = parse_reasonix_shell("$ \n[exit 0]\n")
+    assert empty is not None
+    assert (empty.command, empty.body) == ("", "")
+
+
 @pytest.mark.parametrize(
     ("output", "ok"),
     [

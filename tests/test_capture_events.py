@@ -2,10 +2,11 @@ from __future__ import annotations
 
 import dataclasses
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 
-from reasonlessons.capture.events import Event, ReadStats, Tokens
+from reasonlessons.capture.events import Event, ReadStats, Tokens, new_event, new_tokens
 from reasonlessons.capture.normalize import (
     block_text,
     command_string,
@@ -23,6 +24,36 @@ def test_event_is_frozen_and_keyword_only() -> None:
         Event("codex", "s", 0, "user", "text", "f:1")  # type: ignore[misc]
     assert event.is_error is None
     assert event.tokens is None
+
+
+def test_fast_constructors_equal_the_keyword_ones() -> None:
+    tokens = Tokens(in_=1, out=2, cache_read=3, cache_write=4)
+    assert new_tokens(1, 2, 3, 4) == tokens
+    values: dict[str, Any] = {
+        "agent": "codex",
+        "session_id": "s",
+        "seq": 3,
+        "role": "tool",
+        "kind": "tool_result",
+        "raw_ref": "f:1",
+        "ts": datetime(2026, 5, 1, tzinfo=UTC),
+        "cwd": "/w",
+        "text": "out",
+        "tool_name": "shell",
+        "tool_args": {"command": "ls"},
+        "call_id": "c1",
+        "is_error": True,
+        "error_kind": "exit",
+        "exit_code": 2,
+        "error_sig": "sig",
+        "tokens": tokens,
+    }
+    assert [f.name for f in dataclasses.fields(Event)] == list(values)  # new_event takes them in order
+    fast = new_event(*values.values())
+    assert fast == Event(**values)
+    assert repr(fast) == repr(Event(**values))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        fast.seq = 1  # type: ignore[misc]
 
 
 def test_tokens_total() -> None:

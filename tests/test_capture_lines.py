@@ -1,11 +1,16 @@
 from __future__ import annotations
 
 import os
+import random
 import tracemalloc
+from collections import Counter
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from reasonlessons.capture import lines as lines_module
 from reasonlessons.capture.events import ReadStats
 from reasonlessons.capture.lines import (
     MAX_LINE,
@@ -70,6 +75,62 @@ def test_truncated_tail_is_not_consumed_and_is_read_after_it_completes(tmp_path:
     assert second == [(3, {"n": 3, "text": "done"}), (4, {"n": 4})]
     assert not again.skipped
     assert again.last_offset == path.stat().st_size
+
+
+def test_json_that_is_not_an_object_is_counted_as_such(tmp_path: Path) -> None:
+    path = tmp_path / "a.jsonl"
+    path.write_bytes(b'null\n[1]\n"s"\n7\n{"a": 1}\n')
+    lines, stats = _read(path)
+    assert lines == [(5, {"a": 1})]
+    assert stats.skipped == {"not-object": 4}
+
+
+def _reference(data: bytes, max_line: int) -> tuple[list[tuple[int, int, int]], dict[str, int], int]:
+    """(line, start, end) of each record, skip counts and consumed bytes, the simple way (for data
+    whose lines are blank, `x`, or an object that parses exactly when it ends with `}`)."""
+    found, skipped, offset = [], Counter[str](), 0
+    pieces = data.split(b"\n")
+    for number, piece in enumerate(pieces, start=1):
+        last = number == len(pieces)
+        body = piece.strip()
+        if last and not body:
+            break
+        if len(piece) > max_line:
+            skipped["oversized-line"] += 1
+            if last:
+                break  # still being written
+        elif body:
+            parses = body.startswith(b"{") and body.endswith(b"}")
+            if last and not parses:
+                skipped["truncated-tail"] += 1
+                break
+            if parses:
+                found.append((number, offset, offset + len(piece) + (0 if last else 1)))
+            else:
+                skipped["not-json"] += 1
+        offset += len(piece) + (0 if last else 1)
+    return found, dict(skipped), offset
+
+
+@pytest.mark.parametrize("chunk", [1, 3, 16, 4096])
+def test_lines_across_read_blocks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, chunk: int) -> None:
+    # Small blocks put line ends, long lines and oversized lines at every position of a block.
+    monkeypatch.setattr(lines_module, "_FIRST_CHUNK", chunk)
+    monkeypatch.setattr(lines_module, "_CHUNK", chunk)
+    monkeypatch.setattr(lines_module, "_SKIP_CHUNK", max(1, chunk // 2))
+    rng = random.Random(chunk)
+    for _ in range(40):
+        parts = [
+            rng.choice([b"", b"x", b'{"k": "' + b"v" * rng.randint(0, 60) + b'"}', b"  ", b'{"a": 1}'])
+            for _ in range(rng.randint(0, 12))
+        ]
+        data = b"\n".join(parts) + rng.choice([b"", b"\n", b'\n{"t": '])
+        path = tmp_path / "a.jsonl"
+        path.write_bytes(data)
+        stats = ReadStats()
+        got = [(li.line_no, li.start, li.end) for li in iter_json_lines(path, stats=stats, max_line=40)]
+        expected, skipped, consumed = _reference(data, 40)
+        assert (got, dict(stats.skipped), stats.last_offset) == (expected, skipped, consumed), data
 
 
 def test_complete_last_line_without_newline_is_read(tmp_path: Path) -> None:

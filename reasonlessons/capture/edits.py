@@ -64,8 +64,8 @@ def _cap(text: Any) -> str | None:
 
 def file_edits(tool: str | None, args: dict[str, Any] | None, ref: str) -> list[Edit]:
     """The edits a write/edit/patch call asks for (paths as given; callers relativize)."""
-    if not args:
-        return []
+    if not args or (tool != "edit" and tool != "write"):
+        return []  # most calls (shell, read, ...): decided before looking at the arguments
     if tool == "edit" and isinstance(args.get("input"), str):
         return _patch_edits(args["input"], ref)
     path = _path_arg(args)

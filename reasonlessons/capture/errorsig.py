@@ -109,17 +109,20 @@ def parse_reasonix_shell(output: str) -> ShellOutcome | None:
     """Parse a Reasonix `$ cmd` / `[exit N]` result header; None when the output has none."""
     if not output.startswith("$ "):
         return None
-    lines = output.split("\n")
-    for index, line in enumerate(lines):
-        match = _V1_EXIT.match(line)
-        if match is None and line != _V1_KILLED:
-            continue
-        command = "\n".join(lines[:index])[2:]
-        body = "\n".join(lines[index + 1 :])
-        if match is None:
-            return ShellOutcome(True, None, True, body, command)
-        code = None if match.group(1) == "?" else int(match.group(1))
-        return ShellOutcome(code != 0, code, False, body, command)
+    # Walk the lines by offset: the header is usually the second line of a long output.
+    start = output.find("\n") + 1
+    while start:
+        end = output.find("\n", start)
+        line = output[start:end] if end >= 0 else output[start:]
+        match = _V1_EXIT.match(line) if line.startswith("[exit ") else None
+        if match is not None or line == _V1_KILLED:
+            command = output[2 : start - 1]
+            body = output[end + 1 :] if end >= 0 else ""
+            if match is None:
+                return ShellOutcome(True, None, True, body, command)
+            code = None if match.group(1) == "?" else int(match.group(1))
+            return ShellOutcome(code != 0, code, False, body, command)
+        start = end + 1
     return None
 
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
@@ -62,6 +63,82 @@ class Event:
     exit_code: int | None = None
     error_sig: str | None = None
     tokens: Tokens | None = None
+
+
+def _setters(cls: type, names: tuple[str, ...]) -> tuple[Callable[[Any, Any], None], ...]:
+    """The slot setters of a frozen dataclass, in field order (checked against the class)."""
+    assert names == tuple(f.name for f in fields(cls)), f"update the fast constructor of {cls.__name__}"
+    return tuple(getattr(cls, name).__set__ for name in names)
+
+
+_EVENT_FIELDS = (
+    *("agent", "session_id", "seq", "role", "kind", "raw_ref", "ts", "cwd", "text", "tool_name"),
+    *("tool_args", "call_id", "is_error", "error_kind", "exit_code", "error_sig", "tokens"),
+)
+(
+    _agent, _session_id, _seq, _role, _kind, _raw_ref, _ts, _cwd, _text, _tool_name,
+    _tool_args, _call_id, _is_error, _error_kind, _exit_code, _error_sig, _tokens,
+) = _setters(Event, _EVENT_FIELDS)  # fmt: skip
+_new = object.__new__
+
+
+def new_event(
+    agent: str,
+    session_id: str,
+    seq: int,
+    role: Role,
+    kind: Kind,
+    raw_ref: str,
+    ts: datetime | None,
+    cwd: str | None,
+    text: str | None,
+    tool_name: str | None,
+    tool_args: dict[str, Any] | None,
+    call_id: str | None,
+    is_error: bool | None,
+    error_kind: ErrorKind | None,
+    exit_code: int | None,
+    error_sig: str | None,
+    tokens: Tokens | None,
+) -> Event:
+    """`Event(...)` with every field given by position, for the adapters' per-line loop.
+
+    Equal to the keyword constructor and as frozen, but about 2.5 times cheaper: the generated
+    `__init__` of a frozen dataclass goes through `object.__setattr__` once per field, this
+    calls the slot setters directly.
+    """
+    event = _new(Event)
+    _agent(event, agent)
+    _session_id(event, session_id)
+    _seq(event, seq)
+    _role(event, role)
+    _kind(event, kind)
+    _raw_ref(event, raw_ref)
+    _ts(event, ts)
+    _cwd(event, cwd)
+    _text(event, text)
+    _tool_name(event, tool_name)
+    _tool_args(event, tool_args)
+    _call_id(event, call_id)
+    _is_error(event, is_error)
+    _error_kind(event, error_kind)
+    _exit_code(event, exit_code)
+    _error_sig(event, error_sig)
+    _tokens(event, tokens)
+    return event
+
+
+_in, _out, _cache_read, _cache_write = _setters(Tokens, ("in_", "out", "cache_read", "cache_write"))
+
+
+def new_tokens(in_: int, out: int, cache_read: int, cache_write: int) -> Tokens:
+    """`Tokens(...)` by position, cheaper for the same reason as `new_event`."""
+    tokens = _new(Tokens)
+    _in(tokens, in_)
+    _out(tokens, out)
+    _cache_read(tokens, cache_read)
+    _cache_write(tokens, cache_write)
+    return tokens
 
 
 @dataclass(frozen=True, slots=True)

@@ -39,9 +39,13 @@ _CREATED_MAX = 500
 _MESSAGES_MAX = 10
 _EXCERPT = 2000
 _ARG_CAP = 200
+_FIX_REACH = max(pairing.WINDOW, pairing.ARGS_WINDOW)
+_TOLD_MAX = 64
+_TOLD_TEXT = 16 * 1024
+_SCALARS = (str, int, float, bool)
 
 
-@dataclass
+@dataclass(eq=False)  # compared by identity: `deque.remove` must not compare failures field by field
 class _Open:
     """A failure not yet resolved, and what happened since."""
 
@@ -79,6 +83,7 @@ class SessionReducer:
         self._last_failed = False
         self._verify_ok: bool | None = None
         self._messages = 0
+        self._told: dict[tuple[str, str, int | None, str | None], tuple[str | None, bool]] = {}
 
     # -- feeding -----------------------------------------------------------------------------
 
@@ -115,7 +120,7 @@ class SessionReducer:
             short = tuple(
                 (str(k), v if isinstance(v, str) else repr(v))
                 for k, v in sorted(args.items())
-                if isinstance(v, str | int | float | bool) and len(str(v)) <= _ARG_CAP
+                if isinstance(v, _SCALARS) and len(str(v)) <= _ARG_CAP
             )
             key = f"{tool}:{short!r}"
         call = Call(event.seq, tool, key, event.raw_ref, invocation, short)
@@ -164,10 +169,7 @@ class SessionReducer:
         if not sig:
             return
         text = event.text or ""
-        line = signals.telling_line(text, sig)
-        invocation = signals.is_invocation_failure(sig, event.exit_code, event.error_kind)
-        if not invocation and (strong := signals.invocation_line(text)) is not None:
-            invocation, line = True, strong  # e.g. a test run that could not import its package
+        line, invocation = self._tell(text, sig, event.exit_code, event.error_kind)
         failure = Failure(
             call=call,
             sig=sig,
@@ -191,6 +193,28 @@ class SessionReducer:
         if call.invocation is not None and call.invocation.category:
             self._verify_ok = False
 
+    def _tell(
+        self, text: str, sig: str, exit_code: int | None, error_kind: str | None
+    ) -> tuple[str | None, bool]:
+        """The telling line of a failure, and whether the command itself could not run.
+
+        Remembered per failure text: an agent retrying a command gets the same output again and
+        again, and finding the line costs a signature per candidate line.
+        """
+        memo = len(text) <= _TOLD_TEXT
+        key = (text, sig, exit_code, error_kind)
+        if memo and (known := self._told.get(key)) is not None:
+            return known
+        line = signals.telling_line(text, sig)
+        invocation = signals.is_invocation_failure(sig, exit_code, error_kind)
+        if not invocation and (strong := signals.invocation_line(text)) is not None:
+            invocation, line = True, strong  # e.g. a test run that could not import its package
+        if memo:
+            if len(self._told) >= _TOLD_MAX:
+                self._told.clear()
+            self._told[key] = line, invocation
+        return line, invocation
+
     def _succeeded(self, call: Call, event: Event) -> None:
         inv = call.invocation
         if call.key in self._stats:
@@ -198,14 +222,17 @@ class SessionReducer:
         if inv is not None and inv.category:
             self._verify_ok = True
             self._verification(inv, event.raw_ref)
+        key, calls = call.key, self._calls
         for item in list(reversed(self._open)):
             failure = item.failure
-            if failure.call.key == call.key:
+            if failure.call.key == key:
                 self._open.remove(item)
                 if inv is not None and item.edits:
                     self._edit_fix(item, event.raw_ref)
                 continue  # an older failure of another command may be what this one fixes
-            since = self._calls - item.opened_at
+            since = calls - item.opened_at
+            if since > _FIX_REACH:
+                continue  # too long ago for a fix of either kind (the pairing windows)
             if inv is not None:
                 if failure.call.invocation is None or not pairing.command_fix(failure, call, since):
                     continue
@@ -254,6 +281,8 @@ class SessionReducer:
         self._verified[key] = Verification(inv, (old.count if old else 0) + 1, refs, examples)
 
     def _apply(self, edits: list[Edit]) -> None:
+        if not edits:
+            return
         bases = self._bases()
         for edit in edits:
             path = relative(edit.path, bases)
@@ -269,6 +298,8 @@ class SessionReducer:
 
     def _move(self, moves: list[Move]) -> None:
         """Follow created files through `mv`/`git mv` and forget those removed again."""
+        if not moves:
+            return
         bases = self._bases()
         for move in moves:
             source = relative(move.source, bases)

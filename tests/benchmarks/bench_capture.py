@@ -2,17 +2,26 @@
 
 Generates logs in a temporary directory (Reasonix v1 event logs by default; `--agent claude-code`
 or `--agent codex` for those formats): many sessions of realistic size, with file reads, test runs,
-edits, failures and fixes. Then, in the same run:
+edits, failures and fixes. Then, in the same run and on the same files, `--rounds` times (default 3),
+interleaved so that load from other processes hits both sides alike:
 
-1. a plain stdlib pass, `json.loads` on every line of the same files (the baseline);
-2. `reasonlessons capture --agent <agent> --json <dir>` in a subprocess: wall time, peak RSS;
-3. the same command again on the unchanged logs (subprocess wall time), and the library call
-   `capture()` in-process on the unchanged logs.
+1. a plain stdlib pass, `json.loads` on every line of the same files, in one process (the baseline);
+2. `reasonlessons capture --agent <agent> --json <dir>` in a subprocess, from fresh state: wall
+   time, CPU time and peak RSS of the child.
 
-    python tests/benchmarks/bench_capture.py [--gb 1.0] [--agent reasonix-v1] [--keep DIR]
+It reports the medians, the throughput ratio of the medians (the target) and the same ratio in CPU
+seconds (less sensitive to other jobs on a shared machine). Then the same command again on the
+unchanged logs (median of 3 subprocess runs) and the library call `capture()` in-process on them.
+`--stages MIB` adds an in-process breakdown on the first MIB of the logs: `json.loads` per line, the
+adapter alone, adapter + reducer, and the whole library `capture()`.
+
+    python tests/benchmarks/bench_capture.py [--gb 1.0] [--agent reasonix-v1] [--rounds 3]
+        [--stages 128] [--keep DIR]
 
 Targets (docs/benchmarks.md): throughput >= 1.0x the json.loads pass, peak RSS < 200 MB whatever
-the log size, re-run on unchanged logs < 0.2 s.
+the log size, re-run on unchanged logs < 0.2 s. Subprocesses get a private HOME and REASONIX_HOME
+(the user's lessons are neither read nor written) and a private PYTHONPYCACHEPREFIX, so they run
+from cached bytecode as an installed package does, even when PYTHONDONTWRITEBYTECODE is set.
 """
 
 from __future__ import annotations
@@ -23,6 +32,7 @@ import os
 import random
 import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -232,18 +242,24 @@ def generate(folder: Path, agent: str, total: int) -> list[Path]:
     return files
 
 
-def baseline(files: list[Path]) -> float:
-    """Seconds for a plain stdlib pass: json.loads on every line."""
-    start = time.perf_counter()
+def baseline(files: list[Path]) -> tuple[float, float]:
+    """Wall and CPU seconds of a plain stdlib pass: json.loads on every line."""
+    wall, cpu = time.perf_counter(), time.process_time()
     for path in files:
         with path.open("rb") as handle:
             for line in handle:
                 json.loads(line)
-    return time.perf_counter() - start
+    return time.perf_counter() - wall, time.process_time() - cpu
 
 
-def run_cli(repo: Path, logs: Path, agent: str) -> tuple[float, dict[str, Any]]:
-    start = time.perf_counter()
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run_cli(repo: Path, logs: Path, agent: str, env: dict[str, str]) -> tuple[float, float, dict[str, Any]]:
+    """Wall and CPU seconds of one `reasonlessons capture` subprocess, and its JSON report."""
+    wall, cpu = time.perf_counter(), _children_cpu()
     result = subprocess.run(
         [
             sys.executable,
@@ -259,51 +275,148 @@ def run_cli(repo: Path, logs: Path, agent: str) -> tuple[float, dict[str, Any]]:
         ],
         capture_output=True,
         check=True,
+        env=env,
     )
-    return time.perf_counter() - start, json.loads(result.stdout)
+    return time.perf_counter() - wall, _children_cpu() - cpu, json.loads(result.stdout)
+
+
+def stages(files: list[Path], agent: str, work: Path, rounds: int, env: dict[str, str]) -> None:
+    """In-process breakdown on `files`: where capture's time goes, next to the baseline."""
+    from reasonlessons.capture import adapters
+    from reasonlessons.capture.events import ReadStats
+    from reasonlessons.capture.pipeline import capture
+    from reasonlessons.capture.reducer import SessionReducer
+    from reasonlessons.project import open_project
+
+    adapter = adapters.get(agent)
+
+    def read(reduce: bool) -> None:
+        for path in files:
+            reducer: SessionReducer | None = None
+            for event in adapter.read_session(path, stats=ReadStats()):
+                if not reduce:
+                    continue
+                if reducer is None or reducer.obs.session_id != event.session_id:
+                    if reducer is not None:
+                        reducer.finish()
+                    reducer = SessionReducer(adapter.name, event.session_id, root=str(work))
+                reducer.feed(event)
+            if reducer is not None:
+                reducer.finish()
+
+    def library() -> None:
+        repo = work / "stage-repo"
+        shutil.rmtree(repo, ignore_errors=True)
+        repo.mkdir()
+        (repo / "package.json").write_text(PACKAGE_JSON)
+        capture(open_project(repo, env=env), files, agent=agent)
+
+    steps = {
+        "json.loads per line": lambda: baseline(files),
+        "adapter alone": lambda: read(False),
+        "adapter + reducer": lambda: read(True),
+        "library capture()": library,
+    }
+    library()  # imports and first-use costs out of the way
+    timings: dict[str, list[float]] = {name: [] for name in steps}
+    for _ in range(rounds):
+        for name, step in steps.items():
+            cpu = time.process_time()
+            step()
+            timings[name].append(time.process_time() - cpu)
+    size = sum(p.stat().st_size for p in files) / (1 << 20)
+    base = statistics.median(timings["json.loads per line"])
+    print(f"stages, in-process on {len(files)} files ({size:.0f} MiB), median CPU seconds of {rounds}:")
+    for name, values in timings.items():
+        spent = statistics.median(values)
+        print(f"  {name:22s} {spent:6.2f} s  {size / spent:5.0f} MiB/s  {base / spent:.2f}x")
+
+
+PACKAGE_JSON = '{"type": "module", "scripts": {"test": "vitest run"}}\n'
+
+
+def _median_ratio(base: list[float], capture: list[float]) -> str:
+    ratio = statistics.median(base) / statistics.median(capture)
+    rounds = ", ".join(f"{b / c:.2f}" for b, c in zip(base, capture, strict=True))
+    return f"{ratio:.2f}x (per round: {rounds})"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--gb", type=float, default=1.0, help="size of the generated logs in GiB")
     parser.add_argument("--agent", default="reasonix-v1", choices=sorted(GENERATORS))
+    parser.add_argument("--rounds", type=int, default=3, help="baseline/capture pairs (medians)")
+    parser.add_argument("--stages", type=float, metavar="MIB", help="in-process breakdown on this much")
     parser.add_argument("--keep", type=Path, help="generate into this directory and keep it")
     args = parser.parse_args()
     work = args.keep or Path(tempfile.mkdtemp(prefix="bench-capture-"))
     try:
-        logs, repo = work / "logs", work / "repo"
+        logs, repo, home = work / "logs", work / "repo", work / "home"
         logs.mkdir(parents=True, exist_ok=True)
         repo.mkdir(exist_ok=True)
-        (repo / "package.json").write_text('{"type": "module", "scripts": {"test": "vitest run"}}\n')
+        home.mkdir(exist_ok=True)
+        (repo / "package.json").write_text(PACKAGE_JSON)
         files = sorted(logs.glob("*.jsonl")) or generate(logs, args.agent, int(args.gb * (1 << 30)))
         total = sum(p.stat().st_size for p in files)
         old = time.time() - 3600
         for path in files:
             os.utime(path, (old, old))  # finished sessions: no log is "still being written"
-        print(f"logs: {len(files)} files, {total / (1 << 20):.0f} MiB ({args.agent})")
-        base = baseline(files)
-        shutil.rmtree(repo / ".reasonix", ignore_errors=True)
-        first, report = run_cli(repo, logs, args.agent)
-        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-        base = min(base, baseline(files))  # the faster of two passes, one on each side of capture
-        print(f"json.loads per line: {base:.1f} s ({total / base / (1 << 20):.0f} MiB/s)")
-        speed = total / first / (1 << 20)
-        print(
-            f"capture: {first:.1f} s ({speed:.0f} MiB/s), ratio {base / first:.2f}x, peak RSS {peak:.0f} MiB"
+        env = dict(
+            os.environ,
+            HOME=str(home),
+            REASONIX_HOME=str(home / ".reasonix"),
+            PYTHONPYCACHEPREFIX=str(work / "pycache"),
         )
+        env.pop("PYTHONDONTWRITEBYTECODE", None)  # else every run compiles all it imports
+        mib = total / (1 << 20)
+        print(f"logs: {len(files)} files, {mib:.0f} MiB ({args.agent}); {os.cpu_count()} CPUs")
+        base_wall: list[float] = []
+        base_cpu: list[float] = []
+        cap_wall: list[float] = []
+        cap_cpu: list[float] = []
+        report: dict[str, Any] = {}
+        for _ in range(args.rounds):
+            wall, cpu = baseline(files)
+            base_wall.append(wall)
+            base_cpu.append(cpu)
+            shutil.rmtree(repo / ".reasonix", ignore_errors=True)  # fresh state: everything is read
+            wall, cpu, report = run_cli(repo, logs, args.agent, env)
+            cap_wall.append(wall)
+            cap_cpu.append(cpu)
+        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+        base, first = statistics.median(base_wall), statistics.median(cap_wall)
+        print(f"json.loads per line: {base:.1f} s ({mib / base:.0f} MiB/s), median of {args.rounds}")
+        print(f"capture: {first:.1f} s ({mib / first:.0f} MiB/s), median of {args.rounds}")
+        print(f"  peak RSS {peak:.0f} MiB (largest of the capture subprocesses)")
+        print(f"  throughput ratio, wall: {_median_ratio(base_wall, cap_wall)}")
+        print(f"  throughput ratio, CPU:  {_median_ratio(base_cpu, cap_cpu)}")
         print(
             f"  sessions {report['sessions']}, skipped {report['skipped']}, "
             f"candidates {len(report['candidates'])}, updated {len(report['updated'])}, "
             f"warnings {report['warnings']}"
         )
-        again, report = run_cli(repo, logs, args.agent)
-        print(f"re-run (CLI, unchanged logs): {again:.3f} s, unchanged files {report['unchanged_files']}")
+        agains = []
+        for _ in range(3):
+            again, _, report = run_cli(repo, logs, args.agent, env)
+            agains.append(again)
+        print(
+            f"re-run (CLI, unchanged logs): {statistics.median(agains):.3f} s median of 3, "
+            f"unchanged files {report['unchanged_files']}"
+        )
         from reasonlessons.capture.pipeline import capture
         from reasonlessons.project import open_project
 
         start = time.perf_counter()
-        capture(open_project(repo), [logs], agent=args.agent)
+        capture(open_project(repo, env=env), [logs], agent=args.agent)
         print(f"re-run (library, unchanged logs): {time.perf_counter() - start:.3f} s")
+        if args.stages:
+            chosen, size = [], 0
+            for path in files:
+                if size >= args.stages * (1 << 20):
+                    break
+                chosen.append(path)
+                size += path.stat().st_size
+            stages(chosen, args.agent, work, args.rounds, env)
     finally:
         if args.keep is None:
             shutil.rmtree(work, ignore_errors=True)

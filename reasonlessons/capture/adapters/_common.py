@@ -7,7 +7,10 @@ from pathlib import Path
 from typing import Any
 
 from reasonlessons.capture.errorsig import error_signature
-from reasonlessons.capture.events import ErrorKind, Event, Kind, ReadStats, Role, Tokens
+from reasonlessons.capture.events import ErrorKind, Event, Kind, ReadStats, Role, Tokens, new_event
+
+_SIG_MAX = 64
+_SIG_TEXT = 16 * 1024
 
 
 class Emitter:
@@ -20,6 +23,7 @@ class Emitter:
         self.seq = seq
         self.session_id = path.stem
         self.cwd: str | None = None
+        self._sigs: dict[str | None, str | None] = {}
 
     def ref(self, line_no: int) -> str:
         """The `raw_ref` of a line of this file."""
@@ -43,29 +47,40 @@ class Emitter:
         error_text: str | None = None,
     ) -> Event:
         """A new event; `error_sig` is computed from `error_text` (default `text`) on errors."""
-        sig = error_signature(error_text if error_text is not None else text) if is_error else None
-        event = Event(
-            agent=self.agent,
-            session_id=self.session_id,
-            seq=self.seq,
-            role=role,
-            kind=kind,
-            raw_ref=ref,
-            ts=ts,
-            cwd=self.cwd,
-            text=text,
-            tool_name=tool_name,
-            tool_args=tool_args,
-            call_id=call_id,
-            is_error=is_error,
-            error_kind=error_kind if is_error else None,
-            exit_code=exit_code,
-            error_sig=sig,
-            tokens=tokens,
+        sig = self._signature(error_text if error_text is not None else text) if is_error else None
+        event = new_event(
+            self.agent,
+            self.session_id,
+            self.seq,
+            role,
+            kind,
+            ref,
+            ts,
+            self.cwd,
+            text,
+            tool_name,
+            tool_args,
+            call_id,
+            is_error,
+            error_kind if is_error else None,
+            exit_code,
+            sig,
+            tokens,
         )
         self.seq += 1
         self.stats.events += 1
         return event
+
+    def _signature(self, text: str | None) -> str | None:
+        # Remembered per error text: an agent retrying a command gets the same error again.
+        if text is not None and len(text) > _SIG_TEXT:
+            return error_signature(text)
+        if text in self._sigs:
+            return self._sigs[text]
+        if len(self._sigs) >= _SIG_MAX:
+            self._sigs.clear()
+        sig = self._sigs[text] = error_signature(text)
+        return sig
 
 
 def undecided(head: bytes) -> bool:

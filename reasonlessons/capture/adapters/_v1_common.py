@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from reasonlessons.capture.errorsig import parse_reasonix_shell, reasonix_ok
-from reasonlessons.capture.events import ErrorKind, Tokens
+from reasonlessons.capture.events import ErrorKind, Tokens, new_tokens
 from reasonlessons.capture.lines import MAX_LINE
 from reasonlessons.capture.normalize import as_int
 
 
-@dataclass(frozen=True, slots=True)
-class ToolOutcome:
-    """How a Reasonix tool result ended, per FORMATS §a.4 items 4-5 and §h.2."""
+class ToolOutcome(NamedTuple):
+    """How a Reasonix tool result ended, per FORMATS §a.4 items 4-5 and §h.2 (one per result line,
+    hence a tuple: cheaper to build than a frozen dataclass)."""
 
     is_error: bool
     exit_code: int | None
@@ -44,7 +43,7 @@ def v1_tokens(usage: dict[str, Any]) -> Tokens:
         miss = as_int(usage.get("prompt_cache_miss_tokens"))
     else:
         miss = max(0, as_int(usage.get("prompt_tokens")) - hit)
-    return Tokens(in_=miss, out=as_int(usage.get("completion_tokens")), cache_read=hit)
+    return new_tokens(miss, as_int(usage.get("completion_tokens")), hit, 0)
 
 
 def prefix_counts(path: Path, end: int, needles: tuple[bytes, ...]) -> tuple[int, list[int]]:

@@ -16,7 +16,7 @@ from typing import Any
 from reasonlessons.capture.adapters._common import Emitter, dict_field, str_field, undecided
 from reasonlessons.capture.errors import UnsupportedLogError
 from reasonlessons.capture.errorsig import parse_exit_prefix
-from reasonlessons.capture.events import ErrorKind, Event, ReadStats, Session, Tokens
+from reasonlessons.capture.events import ErrorKind, Event, ReadStats, Session, Tokens, new_tokens
 from reasonlessons.capture.lines import (
     count_lines,
     head_objects,
@@ -77,10 +77,12 @@ def read_session(
     if start_line is None:
         start_line = count_lines(path, start_offset) + 1 if start_offset else 1
     stats.checkpoint(start_offset, start_seq, start_line)
-    for line in iter_json_lines(path, stats=stats, start_offset=start_offset, start_line=start_line):
-        yield from reader.line(line.obj, reader.out.ref(line.line_no))
-        if not reader.tools and not reader.groups:
-            stats.checkpoint(line.end, reader.out.seq, line.line_no + 1)
+    prefix, tools, groups = f"{path}:", reader.tools, reader.groups
+    lines = iter_json_lines(path, stats=stats, start_offset=start_offset, start_line=start_line)
+    for line_no, end, obj, _ in lines:
+        yield from reader.line(obj, f"{prefix}{line_no}")
+        if not tools and not groups:
+            stats.checkpoint(end, reader.out.seq, line_no + 1)
     yield from reader.flush()
 
 
@@ -92,48 +94,61 @@ class _Reader:
         self.tools: dict[str, str | None] = {}
         self.groups: dict[str, tuple[Tokens, str, datetime | None]] = {}
 
-    def line(self, obj: dict[str, Any], ref: str) -> Iterator[Event]:
-        """Events of one transcript line."""
-        out, kind = self.out, str_field(obj, "type")
-        if kind not in _TYPES:
+    def line(self, obj: dict[str, Any], ref: str) -> list[Event]:
+        """Events of one transcript line (a list: a generator per line costs more than the work)."""
+        out, kind = self.out, obj.get("type")
+        if kind.__class__ is not str or kind not in _TYPES:
             out.stats.skip("unknown-type" if isinstance(kind, str) else "missing-field")
-            return
+            return _NONE
         if kind not in _READ or obj.get("isMeta") is True:
-            return
+            return _NONE
         out.session_id = str_field(obj, "sessionId") or out.session_id
         out.cwd = str_field(obj, "cwd") or out.cwd
         ts = parse_ts(obj.get("timestamp"))
         if kind == "summary":
-            yield out.emit(ref, "system", "meta", text=str_field(obj, "summary"))
-            return
+            return [out.emit(ref, "system", "meta", text=str_field(obj, "summary"))]
         message = obj.get("message")
-        if not isinstance(message, dict):
+        if message.__class__ is not dict:
             out.stats.skip("missing-field")
-            return
-        key = _response_key(obj, message) if kind == "assistant" else None
-        yield from self.flush(keep=key)
+            return _NONE
+        events: list[Event] = []
         if kind == "assistant":
-            if isinstance(message.get("usage"), dict):
-                tokens = _tokens(message["usage"])
+            key = _response_key(obj, message)
+            if self.groups:
+                self._flush(events, key)
+            usage = message.get("usage")
+            if usage.__class__ is dict:
+                tokens = _tokens(usage)
                 if key is None:
-                    yield out.emit(ref, "assistant", "usage", ts=ts, tokens=tokens)
+                    events.append(out.emit(ref, "assistant", "usage", ts=ts, tokens=tokens))
                 else:
                     previous = self.groups.get(key)
                     if previous is not None and previous[0].out > tokens.out:
                         tokens = previous[0]
                     self.groups[key] = (tokens, ref, previous[2] if previous else ts)
-            yield from _assistant_blocks(out, ref, ts, message.get("content"), self.tools)
+            _assistant_blocks(events, out, ref, ts, message.get("content"), self.tools)
         else:
+            if self.groups:
+                self._flush(events, None)
             content = message.get("content")
             if not obj.get("isSidechain") and not _has_results(content):
                 self.tools.clear()  # a new prompt: calls of the last turn will get no result now
-            yield from _user_blocks(out, ref, ts, content, self.tools)
+            _user_blocks(events, out, ref, ts, content, self.tools)
+        return events
 
-    def flush(self, keep: str | None = None) -> Iterator[Event]:
+    def flush(self, keep: str | None = None) -> list[Event]:
         """Usage events of every open response except `keep`; a new line means they are done."""
+        events: list[Event] = []
+        self._flush(events, keep)
+        return events
+
+    def _flush(self, events: list[Event], keep: str | None) -> None:
         for key in [k for k in self.groups if k != keep]:
             tokens, ref, ts = self.groups.pop(key)
-            yield self.out.emit(ref, "assistant", "usage", ts=ts, tokens=tokens, call_id=key)
+            events.append(self.out.emit(ref, "assistant", "usage", ts=ts, tokens=tokens, call_id=key))
+
+
+_NONE: list[Event] = []  # returned for lines without events; never appended to
 
 
 def _response_key(obj: dict[str, Any], message: dict[str, Any]) -> str | None:
@@ -142,65 +157,77 @@ def _response_key(obj: dict[str, Any], message: dict[str, Any]) -> str | None:
 
 
 def _tokens(usage: dict[str, Any]) -> Tokens:
-    return Tokens(
-        in_=as_int(usage.get("input_tokens")),
-        out=as_int(usage.get("output_tokens")),
-        cache_read=as_int(usage.get("cache_read_input_tokens")),
-        cache_write=as_int(usage.get("cache_creation_input_tokens")),
+    return new_tokens(
+        as_int(usage.get("input_tokens")),
+        as_int(usage.get("output_tokens")),
+        as_int(usage.get("cache_read_input_tokens")),
+        as_int(usage.get("cache_creation_input_tokens")),
     )
 
 
 def _assistant_blocks(
-    out: Emitter, ref: str, ts: datetime | None, content: Any, tools: dict[str, str | None]
-) -> Iterator[Event]:
+    events: list[Event],
+    out: Emitter,
+    ref: str,
+    ts: datetime | None,
+    content: Any,
+    tools: dict[str, str | None],
+) -> None:
     if isinstance(content, str) and content:
-        yield out.emit(ref, "assistant", "text", ts=ts, text=content)
+        events.append(out.emit(ref, "assistant", "text", ts=ts, text=content))
         return
     for block in content if isinstance(content, list) else ():
-        if not isinstance(block, dict):
+        if block.__class__ is not dict:
             continue
-        if block.get("type") == "text" and str_field(block, "text"):
-            yield out.emit(ref, "assistant", "text", ts=ts, text=block["text"])
-        elif block.get("type") == "tool_use":
+        kind = block.get("type")
+        if kind == "text" and str_field(block, "text"):
+            events.append(out.emit(ref, "assistant", "text", ts=ts, text=block["text"]))
+        elif kind == "tool_use":
             tool = tool_name(str_field(block, "name"))
             call_id = str_field(block, "id")
             if call_id:
                 tools[call_id] = tool
-            yield out.emit(
-                ref,
-                "assistant",
-                "tool_call",
-                ts=ts,
-                tool_name=tool,
-                tool_args=tool_args(tool, block.get("input")),
-                call_id=call_id,
+            args = tool_args(tool, block.get("input"))
+            events.append(
+                out.emit(
+                    ref, "assistant", "tool_call", ts=ts, tool_name=tool, tool_args=args, call_id=call_id
+                )
             )
 
 
 def _has_results(content: Any) -> bool:
-    return isinstance(content, list) and any(
-        isinstance(block, dict) and block.get("type") == "tool_result" for block in content
-    )
+    if isinstance(content, list):
+        for block in content:
+            if block.__class__ is dict and block.get("type") == "tool_result":
+                return True
+    return False
 
 
 def _user_blocks(
-    out: Emitter, ref: str, ts: datetime | None, content: Any, tools: dict[str, str | None]
-) -> Iterator[Event]:
+    events: list[Event],
+    out: Emitter,
+    ref: str,
+    ts: datetime | None,
+    content: Any,
+    tools: dict[str, str | None],
+) -> None:
     if isinstance(content, str):
         content = [{"type": "text", "text": content}]
     texts: list[str] = []
     for block in content if isinstance(content, list) else ():
         if isinstance(block, str):
             texts.append(block)
-        elif isinstance(block, dict) and block.get("type") == "text" and str_field(block, "text"):
+        elif block.__class__ is not dict:
+            continue
+        elif (kind := block.get("type")) == "tool_result":
+            events.append(_result(out, ref, ts, block, tools))
+        elif kind == "text" and str_field(block, "text"):
             texts.append(block["text"])
-        elif isinstance(block, dict) and block.get("type") == "tool_result":
-            yield _result(out, ref, ts, block, tools)
-    text = "\n".join(texts).strip()
+    text = "\n".join(texts).strip() if texts else ""
     if text.startswith("<local-command-stdout>"):
-        yield out.emit(ref, "system", "meta", ts=ts, text=text)
+        events.append(out.emit(ref, "system", "meta", ts=ts, text=text))
     elif text:
-        yield out.emit(ref, "user", "text", ts=ts, text=text)
+        events.append(out.emit(ref, "user", "text", ts=ts, text=text))
 
 
 def _result(
@@ -209,8 +236,10 @@ def _result(
     call_id = str_field(block, "tool_use_id")
     tool = tools.pop(call_id, None) if call_id else None
     text = block_text(block.get("content")) or ""
-    is_error = block.get("is_error") is True
-    exit_code = parse_exit_prefix(text) if is_error else None
+    if block.get("is_error") is not True:
+        return out.emit(
+            ref, "tool", "tool_result", ts=ts, text=text, tool_name=tool, call_id=call_id, is_error=False
+        )
     return out.emit(
         ref,
         "tool",
@@ -219,9 +248,9 @@ def _result(
         text=text,
         tool_name=tool,
         call_id=call_id,
-        is_error=is_error,
+        is_error=True,
         error_kind=_error_kind(text, tool),
-        exit_code=exit_code,
+        exit_code=parse_exit_prefix(text),
     )
 
 

@@ -130,18 +130,18 @@ def _read_events(
     pending: deque[tuple[str | None, str | None]] = deque()
     first_line = start_line if start_line is not None else lines + 1
     stats.checkpoint(start_offset, start_seq, first_line)
-    for line in iter_json_lines(path, stats=stats, start_offset=start_offset, start_line=first_line):
-        obj, ref = line.obj, out.ref(line.line_no)
-        kind, ts = str_field(obj, "type"), parse_ts(obj.get("ts"))
-        if not isinstance(kind, str):
+    prefix = f"{path}:"
+    for line_no, _, obj, start in iter_json_lines(
+        path, stats=stats, start_offset=start_offset, start_line=first_line
+    ):
+        kind = obj.get("type")
+        if kind.__class__ is not str:
             stats.skip("missing-field")
-        elif kind == "session.opened":
-            segment += 1
-            out.session_id, out.seq = f"{base}#{segment}", 0
-            pending.clear()
-            stats.checkpoint(line.start, 0, line.line_no)
-            yield out.emit(ref, "system", "meta", ts=ts, text=f"session.opened {obj.get('name')}")
-        elif kind in ("model.turn.started", "model.final"):
+            continue
+        if kind in _IGNORED:
+            continue  # most lines of a log (status, dispatched): decided before any other work
+        ref, ts = f"{prefix}{line_no}", parse_ts(obj.get("ts"))
+        if kind == "model.final" or kind == "model.turn.started":
             # The sidecar's n-th assistant message is the n-th model call (FORMATS §a.4 item 6).
             while prompts and prompts[0].finals_before <= finals:
                 prompt = prompts.popleft()
@@ -151,22 +151,17 @@ def _read_events(
                 finals += 1
                 if content := str_field(obj, "content"):
                     yield out.emit(ref, "assistant", "text", ts=ts, text=content)
-                if isinstance(obj.get("usage"), dict):
-                    yield out.emit(ref, "assistant", "usage", ts=ts, tokens=v1_tokens(obj["usage"]))
+                if (usage := obj.get("usage")).__class__ is dict:
+                    yield out.emit(ref, "assistant", "usage", ts=ts, tokens=v1_tokens(usage))
         elif kind == "tool.intent":
             tool = tool_name(str_field(obj, "name"))
-            pending.append((str_field(obj, "callId"), tool))
+            call_id = str_field(obj, "callId")
+            pending.append((call_id, tool))
             args = tool_args(tool, obj.get("args"))
             yield out.emit(
-                ref,
-                "assistant",
-                "tool_call",
-                ts=ts,
-                tool_name=tool,
-                tool_args=args,
-                call_id=str_field(obj, "callId"),
+                ref, "assistant", "tool_call", ts=ts, tool_name=tool, tool_args=args, call_id=call_id
             )
-        elif kind in ("tool.result", "tool.denied"):
+        elif kind == "tool.result" or kind == "tool.denied":
             if not pending:
                 stats.skip("orphan-result")
                 continue
@@ -186,8 +181,8 @@ def _read_events(
                 )
                 continue
             output = str_field(obj, "output") or ""
-            ok = obj.get("ok") if isinstance(obj.get("ok"), bool) else None
-            result = reasonix_result(output, ok)
+            ok = obj.get("ok")
+            result = reasonix_result(output, ok if ok.__class__ is bool else None)
             yield out.emit(
                 ref,
                 "tool",
@@ -201,6 +196,12 @@ def _read_events(
                 exit_code=result.exit_code,
                 error_text=result.error_text,
             )
+        elif kind == "session.opened":
+            segment += 1
+            out.session_id, out.seq = f"{base}#{segment}", 0
+            pending.clear()
+            stats.checkpoint(start, 0, line_no)
+            yield out.emit(ref, "system", "meta", ts=ts, text=f"session.opened {obj.get('name')}")
         elif kind in ("user.message", "slash.invoked"):
             text = str_field(obj, "text")
             if kind == "slash.invoked":
@@ -212,7 +213,7 @@ def _read_events(
         elif kind == "tool.confirm.deny":
             text = f"confirm denied: {dict_field(obj, 'payload').get('command', '')}".strip()
             yield out.emit(ref, "system", "meta", ts=ts, text=text)
-        elif kind not in _IGNORED:
+        else:
             stats.skip("unknown-type")
 
 
