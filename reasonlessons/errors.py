@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Callable
 from pathlib import Path
 
-from reasonlessons.constants import EXIT_ERROR, EXIT_USAGE
+from reasonlessons.constants import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
 
 
 class ReasonLessonsError(Exception):
@@ -47,3 +49,21 @@ class StoreWriteError(ReasonLessonsError):
 
 class InvalidFingerprintError(UsageError):
     """A fingerprint entry that cannot be parsed or escapes the repository."""
+
+
+def run_mapped(call: Callable[[], int | None]) -> int:
+    """Run a command body, mapping expected failures to SPEC §5 exit codes.
+
+    The one place that does so: the Typer CLI and the Typer-free per-turn paths (stale, recall,
+    capture) all go through it, so every command fails the same way.
+    """
+    try:
+        return call() or EXIT_OK
+    except ReasonLessonsError as exc:
+        sys.stderr.write(f"reasonlessons: error: {exc}\n")
+        return exc.exit_code
+    except KeyboardInterrupt:
+        sys.stderr.write("reasonlessons: interrupted\n")
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:  # pragma: no cover (reader went away, e.g. `| head`)
+        return EXIT_OK

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from reasonlessons.constants import EXIT_INTERRUPTED, EXIT_OK
+from reasonlessons.constants import EXIT_OK
 
 # Below this much log to read, a progress bar would only flicker.
 _BAR_BYTES = 8 * 1024 * 1024
@@ -41,25 +41,18 @@ def try_run(argv: list[str]) -> int | None:
             return None  # help, typos and the like: the Typer command explains them
         else:
             logs.append(Path(arg))
-    from reasonlessons.errors import ReasonLessonsError
+    from reasonlessons.errors import run_mapped
 
     repo, agent, extractor = values["--repo"], values["--agent"] or "auto", values["--extractor"]
-    try:
-        return run(
+    return run_mapped(
+        lambda: run(
             Path(repo) if repo is not None else None,
             logs,
             agent=agent,
             as_json=as_json,
             extractor=extractor or "heuristic",
         )
-    except ReasonLessonsError as exc:
-        sys.stderr.write(f"reasonlessons: error: {exc}\n")
-        return exc.exit_code
-    except KeyboardInterrupt:
-        sys.stderr.write("reasonlessons: interrupted\n")
-        return EXIT_INTERRUPTED
-    except BrokenPipeError:  # pragma: no cover (reader went away, e.g. `| head`)
-        return EXIT_OK
+    )
 
 
 def run(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING
 
-from reasonlessons.constants import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK
+from reasonlessons.constants import EXIT_ERROR, EXIT_OK
 
 if TYPE_CHECKING:
     import typer
@@ -13,22 +13,18 @@ if TYPE_CHECKING:
 
 def run(argv: list[str] | None = None) -> int:
     """Run one command line and return its exit code (SPEC §5)."""
-    from reasonlessons.errors import ReasonLessonsError
+    from reasonlessons.errors import run_mapped
 
     app = build_app()
-    try:
-        app(args=argv, prog_name="reasonlessons")
-    except SystemExit as exc:
-        return _code(exc.code)
-    except ReasonLessonsError as exc:
-        sys.stderr.write(f"reasonlessons: error: {exc}\n")
-        return exc.exit_code
-    except KeyboardInterrupt:
-        sys.stderr.write("reasonlessons: interrupted\n")
-        return EXIT_INTERRUPTED
-    except BrokenPipeError:  # pragma: no cover (reader went away, e.g. `| head`)
+
+    def invoke() -> int:
+        try:
+            app(args=argv, prog_name="reasonlessons")
+        except SystemExit as exc:
+            return _code(exc.code)
         return EXIT_OK
-    return EXIT_OK
+
+    return run_mapped(invoke)
 
 
 def build_app() -> typer.Typer:

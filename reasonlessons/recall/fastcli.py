@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from reasonlessons.constants import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, TASK_TYPES
+from reasonlessons.constants import EXIT_OK, EXIT_USAGE, TASK_TYPES
 
 DEFAULT_BUDGET = 200
 MAX_STDIN_CHARS = 16 << 20
@@ -119,18 +119,9 @@ def main(argv: Sequence[str]) -> int:
             opts = vars(build_parser().parse_args(list(argv)))
         except SystemExit as exc:  # argparse: --help (0) or a usage error (2)
             return exc.code if isinstance(exc.code, int) else EXIT_USAGE
-    from reasonlessons.errors import ReasonLessonsError
+    from reasonlessons.errors import run_mapped
 
-    try:
-        return run(opts.pop("prompt"), **opts)
-    except ReasonLessonsError as exc:
-        sys.stderr.write(f"reasonlessons: error: {exc}\n")
-        return exc.exit_code
-    except KeyboardInterrupt:
-        sys.stderr.write("reasonlessons: interrupted\n")
-        return EXIT_INTERRUPTED
-    except BrokenPipeError:  # pragma: no cover (reader went away, e.g. `| head`)
-        return EXIT_OK
+    return run_mapped(lambda: run(opts.pop("prompt"), **opts))
 
 
 def run(
