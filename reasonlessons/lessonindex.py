@@ -41,49 +41,83 @@ KEYS = (
 )
 
 
-def scan(loc: Locations, scopes: Iterable[str], deps: Deps | None = None) -> tuple[list[Lesson], list[Any]]:
+def files(loc: Locations, scopes: Iterable[str]) -> list[tuple[Path, str, str | None]]:
+    """(path, scope, problem or None) of every entry of the scope directories, in store order."""
+    from reasonlessons.store import LessonStore
+
+    store = LessonStore(loc)
+    return [(file, scope, problem) for scope in scopes for file, problem in store._entries(scope)]
+
+
+def stored(loc: Locations) -> dict[str, Any]:
+    """The index entries kept in the state dir (empty when there are none)."""
+    return _load(loc.state_dir / INDEX_FILE)
+
+
+def parse(paths: Iterable[Path], old: dict[str, Any]) -> dict[str, Any]:
+    """Index entries of these lesson files as they are now, parsed unless `old` (`stored`) has
+    them, for `scan`'s `known`: a forked helper reads part of a cold scope with this
+    (reasonlessons/prefetch.py)."""
+    out: dict[str, Any] = {}
+    for file in paths:
+        try:
+            st = os.lstat(file)
+        except OSError:
+            continue
+        key, stamp = str(file), _stamp(st)
+        hit = old.get(key)
+        out[key] = hit if hit is not None and hit[0] == stamp else _parsed(file, stamp)
+    return out
+
+
+def scan(
+    loc: Locations,
+    scopes: Iterable[str],
+    deps: Deps | None = None,
+    *,
+    known: dict[str, Any] | None = None,
+) -> tuple[list[Lesson], list[Any]]:
     """Lessons of the given scopes in store order, plus the store's BadEntry for unreadable files.
 
-    `deps` learns every scope directory and lesson file looked at."""
-    from reasonlessons.lessonfile import read_lesson
-    from reasonlessons.store import BadEntry, LessonStore
+    `deps` learns every scope directory and lesson file looked at. `known` holds entries parsed
+    earlier in this run (`parse`); like the stored index, each is used only while its stamp holds."""
+    from reasonlessons.store import BadEntry
 
     path = loc.state_dir / INDEX_FILE
     old = _load(path)
     new: dict[str, Any] = {}
     racy_from = time.time_ns() - RACY_NS
-    store = LessonStore(loc)
     lessons: list[Lesson] = []
     bad: list[BadEntry] = []
-    for scope in scopes:
-        if deps is not None:
+    scopes = list(scopes)
+    if deps is not None:
+        for scope in scopes:
             directory = str(loc.scope_dir(scope))
             deps.saw(directory, _stat(directory), follow=True)
-        for file, problem in store._entries(scope):  # the store's own listing rules
-            if problem is not None:
-                bad.append(BadEntry(file, scope, problem))
-                continue
-            key = str(file)
-            try:
-                st = os.lstat(file)
-            except OSError:
-                continue  # removed since the listing
-            if deps is not None:
-                deps.saw(key, st, follow=False)
-            stamp = (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
-            hit = old.get(key)
+    for file, scope, problem in files(loc, scopes):  # the store's own listing rules
+        if problem is not None:
+            bad.append(BadEntry(file, scope, problem))
+            continue
+        key = str(file)
+        try:
+            st = os.lstat(file)
+        except OSError:
+            continue  # removed since the listing
+        if deps is not None:
+            deps.saw(key, st, follow=False)
+        stamp = _stamp(st)
+        hit = old.get(key)
+        if hit is None or hit[0] != stamp:
+            hit = known.get(key) if known is not None else None
             if hit is None or hit[0] != stamp:
-                try:
-                    hit = (stamp, _subset(read_lesson(file, scope=scope).meta), None)
-                except LessonFileError as exc:
-                    hit = (stamp, None, f"{exc.problem}; {exc.fix}")
-                if max(st.st_mtime_ns, st.st_ctime_ns) >= racy_from:
-                    hit = ((-1,), *hit[1:])
-            new[key] = hit
-            if hit[1] is None:
-                bad.append(BadEntry(file, scope, hit[2]))
-            else:
-                lessons.append(Lesson(meta=dict(hit[1]), body="", path=file, scope=scope))
+                hit = _parsed(file, stamp)
+            if max(st.st_mtime_ns, st.st_ctime_ns) >= racy_from:
+                hit = ((-1,), *hit[1:])
+        new[key] = hit
+        if hit[1] is None:
+            bad.append(BadEntry(file, scope, hit[2]))
+        else:
+            lessons.append(Lesson(meta=dict(hit[1]), body="", path=file, scope=scope))
     if new != old and loc.state_dir.is_dir():
         from reasonlessons.atomic import write_atomic
 
@@ -96,6 +130,19 @@ def scan(loc: Locations, scopes: Iterable[str], deps: Deps | None = None) -> tup
         with contextlib.suppress(StoreWriteError):  # a cache that cannot be written is not kept
             write_atomic(path, data, durable=False)
     return lessons, bad
+
+
+def _stamp(st: os.stat_result) -> tuple[int, int, int, int]:
+    return (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
+
+
+def _parsed(file: Path, stamp: tuple[int, ...]) -> tuple[Any, ...]:
+    from reasonlessons.lessonfile import read_lesson_meta
+
+    try:
+        return (stamp, _subset(read_lesson_meta(file)), None)
+    except LessonFileError as exc:
+        return (stamp, None, f"{exc.problem}; {exc.fix}")
 
 
 def _stat(path: str) -> os.stat_result | None:

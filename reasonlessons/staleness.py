@@ -54,18 +54,22 @@ def scan_stale(project: Project, *, deps: Deps | None = None) -> StaleScan:
     `deps` learns every path the check looked at (see reasonlessons.stalecache)."""
     from reasonlessons import lessonindex
     from reasonlessons.fingerprint import Checker
+    from reasonlessons.prefetch import split_check
     from reasonlessons.status import status_of, superseded_names
 
     loc = project.loc
     state_dir = _state_dir(project)
-    lessons, bad = lessonindex.scan(loc, (SCOPE_PROJECT, SCOPE_GLOBAL), deps)
-    superseded = superseded_names(lessons)
-    project_names = {lesson.name for lesson in lessons if lesson.scope == SCOPE_PROJECT}
+    scopes = (SCOPE_PROJECT, SCOPE_GLOBAL)
     now = project.now()
-    result = StaleScan(bad=bad)
-    upcoming = [e for e in (lesson.expires_at for lesson in lessons) if e is not None and e > now]
-    result.valid_until = min(upcoming, default=None)
     with Checker(loc.root, state_dir=state_dir, deps=deps) as checker:
+        # Cold, half of the work goes to a forked process (see prefetch.py); the same answer.
+        known = split_check(loc, scopes, checker, now=now)
+        lessons, bad = lessonindex.scan(loc, scopes, deps, known=known)
+        superseded = superseded_names(lessons)
+        project_names = {lesson.name for lesson in lessons if lesson.scope == SCOPE_PROJECT}
+        result = StaleScan(bad=bad)
+        upcoming = [e for e in (lesson.expires_at for lesson in lessons) if e is not None and e > now]
+        result.valid_until = min(upcoming, default=None)
         for lesson in lessons:
             if lesson.scope == SCOPE_GLOBAL and lesson.name in project_names:
                 continue

@@ -53,3 +53,35 @@ def save(path: Path, doc: dict[str, Any]) -> None:
 
     with contextlib.suppress(StoreWriteError):
         write_atomic(path, marshal.dumps(doc), durable=False)
+
+
+def copy(doc: dict[str, Any]) -> dict[str, Any]:
+    """A copy of the document deep enough for `changes` and `merge` (entries are immutable)."""
+    out = {section: dict(doc[section]) for section in SECTIONS}
+    out.update(tag=doc["tag"], gen=doc["gen"])
+    return out
+
+
+def changes(doc: dict[str, Any], base: dict[str, Any]) -> dict[str, Any]:
+    """The entries of `doc` that are not in `base` as they are there."""
+    out: dict[str, Any] = {"tag": doc["tag"], "gen": base["gen"]}
+    for section in SECTIONS:
+        old = base[section]
+        out[section] = {k: v for k, v in doc[section].items() if k not in old or old[k] != v}
+    return out
+
+
+def merge(doc: dict[str, Any], found: dict[str, Any], base: dict[str, Any]) -> bool:
+    """Add to `doc` the `changes` of another copy of `base` (a forked process of the same run),
+    except where `doc` changed an entry itself; False when `found` is not such changes."""
+    if found.get("tag") != doc["tag"] or found.get("gen") != base["gen"] or doc["gen"] != base["gen"]:
+        return False
+    for section in SECTIONS:
+        mine, old = doc[section], base[section]
+        for key, value in found[section].items():
+            if mine.get(key, _MISSING) == old.get(key, _MISSING):
+                mine[key] = value
+    return True
+
+
+_MISSING = object()

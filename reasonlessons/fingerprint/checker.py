@@ -73,6 +73,7 @@ class Checker:
         self._dirty = False
         self._real_root: str | None = None
         self._inside_dirs: dict[str, bool] = {}
+        self._reals: dict[str, str] = {}
         self._docs: dict[str, Any] = {}
         self._head: str | None | bool = False
         self._attributor: Any = None
@@ -139,9 +140,25 @@ class Checker:
         parent = parent_of(path)
         ok = self._inside_dirs.get(parent)
         if ok is None:
-            ok = self._inside_dirs[parent] = inside(self._real_root, f"{self.root}/{parent}")
+            real = self._real_dir(parent)
+            root = self._real_root
+            ok = self._inside_dirs[parent] = real == root or real.startswith(root + os.sep)
         full = f"{self.root}/{path}"
         return ok and (not os.path.islink(full) or inside(self._real_root, full))
+
+    def _real_dir(self, rel: str) -> str:
+        """`os.path.realpath` of a directory of the work tree, from its parent's: one `lstat` each."""
+        found = self._reals.get(rel)
+        if found is None:
+            if not rel:
+                found = self._real_root or os.path.realpath(self.root)
+            else:
+                up, _, name = rel.rpartition("/")
+                full = f"{self.root}/{rel}"
+                link = os.path.islink(full)
+                found = os.path.realpath(full) if link else os.path.join(self._real_dir(up), name)
+            self._reals[rel] = found
+        return found
 
     def _dir(self, entry: Entry) -> Fact:
         st = self._dirs.lstat(entry.path)
@@ -251,6 +268,36 @@ class Checker:
         found: dict[str, str] | None = section[key]
         return found
 
+    # -- another process of the same run (reasonlessons/prefetch.py) -------------------------------
+
+    def snapshot(self) -> dict[str, Any]:
+        """The cache as it is now, to tell later what this run added (`learned`)."""
+        return cache.copy(self._doc)
+
+    def learned(self, base: dict[str, Any]) -> dict[str, Any]:
+        """What this checker found since `base` (marshal-ready), for `absorb`: the facts it computed,
+        the paths it looked at, and what it added to the cache."""
+        out = cache.changes(self._doc, base)
+        out["facts"] = {key: _fact_tuple(fact) for key, fact in self._memo.items()}
+        out["deps"] = (self.deps.stat, self.deps.lstat) if self.deps is not None else None
+        return out
+
+    def absorb(self, found: dict[str, Any], base: dict[str, Any]) -> None:
+        """Take what a checker forked from this one at `base` found (`learned`) in the same run.
+
+        Its facts count as if computed here, and the paths they rest on are added to `deps` with
+        the stamps it saw, so a stored answer still depends on every one of them; its cache entries,
+        like entries loaded from the state dir, are used only while their stat data hold."""
+        if not cache.merge(self._doc, found, base):
+            return
+        self._dirty = True
+        for key, fact in found["facts"].items():
+            self._memo.setdefault(key, Fact(*fact))
+        if self.deps is not None and found["deps"] is not None:
+            for mine, theirs in zip((self.deps.stat, self.deps.lstat), found["deps"], strict=True):
+                for path, stamp in theirs.items():
+                    mine.setdefault(path, stamp)
+
     # -- persistence -----------------------------------------------------------------------------
 
     def save(self) -> None:
@@ -264,11 +311,19 @@ class Checker:
         self._dirty = False
         self._dirs.changed = False
 
+    def idle(self) -> bool:
+        """Whether no helper process is open (a fork then shares none of its pipes)."""
+        return self._attributor is None
+
     def close(self) -> None:
         """Release the repository opened to explain drifts, if any."""
         if self._attributor is not None:
             self._attributor.close()
             self._attributor = None
+
+
+def _fact_tuple(fact: Fact) -> tuple[Any, ...]:
+    return (fact.key, fact.value, fact.dirs, fact.kinds, fact.problem, fact.truncated)
 
 
 def _same(entry: Entry, rec: Any, now: Fact) -> bool:

@@ -40,12 +40,15 @@ def parse_document(path: str, data: bytes) -> Any:
 
 
 def _load_yaml(text: str) -> Any:
-    import yaml
+    from reasonlessons.yamlread import safe_load
 
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
-        return yaml.load(text, Loader=loader)
-    except yaml.YAMLError as exc:
+        return safe_load(text)
+    except Exception as exc:  # PyYAML is imported only when a document needs it
+        import yaml
+
+        if not isinstance(exc, yaml.YAMLError):
+            raise
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark is not None else ""
         problem = getattr(exc, "problem", None) or _first_line(exc)

@@ -29,6 +29,7 @@ class Pattern:
     anchored: bool
     dir_only: bool
     negate: bool
+    literal: str = ""  # a run of plain characters every match contains ('' when there is none)
 
 
 def parse_gitignore(text: str, base: str) -> list[Pattern]:
@@ -59,7 +60,7 @@ def _compile(line: str, base: str) -> Pattern | None:
         regex = re.compile(source, re.DOTALL)
     except re.error:  # pragma: no cover (translation escapes everything it does not understand)
         return None
-    return Pattern(source, regex.fullmatch, base, anchored, dir_only, negate)
+    return Pattern(source, regex.fullmatch, base, anchored, dir_only, negate, required_literal(line))
 
 
 def _strip_trailing_spaces(line: str) -> str:
@@ -103,6 +104,26 @@ def _translate(pat: str) -> str:
     return "".join(out)
 
 
+def required_literal(pat: str) -> str:
+    """The longest run of characters that any path matching the glob `pat` contains as is."""
+    runs = [""]
+    i, n = 0, len(pat)
+    while i < n:
+        char = pat[i]
+        if char in "*?[":
+            runs.append("")
+            if char == "[":
+                i = class_to_regex(pat, i)[1]
+                continue
+        elif char == "\\" and i + 1 < n:
+            i += 1
+            runs[-1] += pat[i]
+        else:
+            runs[-1] += char
+        i += 1
+    return max(runs, key=len)
+
+
 def class_to_regex(pat: str, i: int) -> tuple[str, int]:
     """Translate the `[...]` class starting at `pat[i]`; an unclosed '[' is a literal."""
     j = i + 1
@@ -129,14 +150,22 @@ class Rules:
     """The patterns in force in one directory: those of its ancestors' ignore files, then its own.
 
     `files` and `dirs` are the checks for a file or directory `name` in directory `parent`, or None
-    when no pattern can match one; they are specialised because a walk calls them for every entry."""
+    when no pattern can match one; they are specialised because a walk calls them for every entry.
+    `file_names` is the regex behind `files` when only the name decides (no anchored pattern, no
+    negation), so a listing can filter all its names in one C-level pass; then `file_literals`,
+    when every such pattern has one, are strings one of which any ignored name contains."""
 
-    __slots__ = ("dirs", "files", "patterns")
+    __slots__ = ("dirs", "file_literals", "file_names", "files", "patterns")
 
     def __init__(self, patterns: list[Pattern]) -> None:
         self.patterns = patterns
         self.files = self._check(False)
         self.dirs = self._check(True)
+        files = [p for p in patterns if not p.dir_only]
+        by_name = bool(files) and not any(p.negate or p.anchored for p in files)
+        self.file_names = _union(files) if by_name else None
+        literals = tuple({p.literal for p in files})
+        self.file_literals = literals if by_name and all(literals) else None
 
     def extend(self, more: list[Pattern]) -> Rules:
         return Rules(self.patterns + more) if more else self

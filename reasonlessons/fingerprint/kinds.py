@@ -13,6 +13,8 @@ import re
 _EXT = re.compile(r"[A-Za-z0-9_-]{1,16}")
 _MEMO_LIMIT = 20_000
 _memo: dict[str, str] = {}
+# The tail of a name that does not start with '.': from its second-to-last dot, or its last one.
+_TAILS = re.compile(r"\.[^./]*(?:\.[^./]*)?(?=/)")
 
 
 def kind_of(name: str) -> str:
@@ -23,8 +25,27 @@ def kind_of(name: str) -> str:
     if last < 0:
         return ""
     second = name.rfind(".", 0, last)
+    return _tail_kind_of(name[last:] if second <= 0 else name[second:])
+
+
+def kinds_of(names: list[str], joined: str | None = None) -> set[str]:
+    """`{kind_of(name) for name in names}`, with one regex pass over the joined names instead of a
+    call per name: a cold `dir/` check lists every file of the tree (100,000 in the benchmark).
+
+    `joined` is `"/".join(names)` when the caller has it ('/' cannot occur in a name)."""
+    if joined is None:
+        joined = "/".join(names)
+    if joined[:1] == "." or "/." in joined:  # a dot file's kind depends on its whole name
+        return set(map(kind_of, names))
+    tails = _TAILS.findall(joined + "/")
+    kinds = set(map(_tail_kind_of, set(tails)))
+    if len(tails) < len(names):  # one tail per name holding a dot: the others have no extension
+        kinds.add("")
+    return kinds
+
+
+def _tail_kind_of(tail: str) -> str:
     # Only the tail after the stem decides the kind, so memoize on it: suffixes repeat massively.
-    tail = name[last:] if second <= 0 else name[second:]
     kind = _memo.get(tail)
     if kind is None:
         if len(_memo) > _MEMO_LIMIT:

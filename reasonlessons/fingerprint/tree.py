@@ -15,12 +15,13 @@ from __future__ import annotations
 import os
 import stat
 from dataclasses import dataclass
+from itertools import filterfalse
 from typing import Any
 
 from reasonlessons.fingerprint.deps import RACY_NS, Deps
 from reasonlessons.fingerprint.globs import Glob
 from reasonlessons.fingerprint.ignore import GITIGNORE, MAX_GITIGNORE_BYTES, Pattern, Rules, parse_gitignore
-from reasonlessons.fingerprint.kinds import kind_of
+from reasonlessons.fingerprint.kinds import kinds_of
 from reasonlessons.hashing import digest
 
 # Record layout (a tuple, so the marshal cache stays small and fast).
@@ -73,6 +74,7 @@ class DirIndex:
         self._sig: dict[str, str] = {}
         self._rules: dict[str, Rules] = {}
         self._listed: dict[str, tuple[list[str], list[str]]] = {}
+        self._joined: dict[str, str] = {}  # a listing's file names joined by '/'
         self._valid: dict[str, bool] = {}
         self._subtree: dict[str, tuple[frozenset[str], bool]] = {}
 
@@ -173,7 +175,8 @@ class DirIndex:
                 items = list(it)
         except OSError as exc:
             raise Unreadable(f"cannot list {rel or '.'}/ ({exc.strerror or exc})") from None
-        # Comprehensions, not one loop with branches: this runs once per entry of every listed tree.
+        # A cold check lists every entry of every fingerprinted tree: no Python-level step per
+        # entry beyond these two comprehensions (the rest runs in C over all names at once).
         # Links, and the odd fifo, count as files: git stores links as files and never follows them.
         names = [item.name for item in items]
         dirs = [item.name for item in items if item.is_dir(follow_symlinks=False)]
@@ -183,19 +186,28 @@ class DirIndex:
             files = [name for name in names if name not in dirset]
         else:
             files = names
+        joined = "/".join(files)  # '/' cannot occur in a name
         rules = self.rules(rel, has_gi)
-        if rules.files is not None:
+        if rules.file_names is not None:
+            literals = rules.file_literals
+            if literals is None or any(literal in joined for literal in literals):
+                kept = list(filterfalse(rules.file_names, files))
+                if len(kept) < len(files):
+                    files, joined = kept, "/".join(kept)
+        elif rules.files is not None:
             files = [name for name in files if not rules.files(rel, name)]
+            joined = "/".join(files)
         if rules.dirs is not None:
             dirs = [name for name in dirs if not rules.dirs(rel, name)]
         if ".git" in names:
             dirs = [name for name in dirs if name != ".git"]
             files = [name for name in files if name != ".git"]
+            joined = "/".join(files)
         if self.skip:
             dirs = [name for name in dirs if join(rel, name) not in self.skip]
         dirs.sort()
         mtime = st.st_mtime_ns if st.st_mtime_ns < self.racy_from else -1
-        kinds = tuple(sorted(set(map(kind_of, files))))
+        kinds = tuple(sorted(kinds_of(files, joined)))
         self.records[rel] = (
             mtime,
             st.st_ino,
@@ -206,6 +218,7 @@ class DirIndex:
             self.gen,
         )
         self._listed[rel] = (dirs, files)
+        self._joined[rel] = joined
         self._valid[rel] = True
         self.changed = True
         self.listings += 1
@@ -265,9 +278,9 @@ class DirIndex:
                     continue
                 subdirs, files = listed
                 if matches is not None:
-                    for name in files:
-                        if matches(rel, name):
-                            return join(rel, name)
+                    found = glob.first(rel, depth, files, self._joined.get(rel))
+                    if found is not None:
+                        return join(rel, found)
             stack.extend(
                 (join(rel, name), depth + 1)
                 for name in reversed(subdirs)

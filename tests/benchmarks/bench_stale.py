@@ -175,6 +175,9 @@ def main() -> int:
             root.mkdir(parents=True, exist_ok=True)
             build(root, home)
         env = {**os.environ, **GIT_ENV, "HOME": str(home), "REASONIX_HOME": str(home / ".reasonix")}
+        # Measure the program as installed, its bytecode cached (the first, untimed run writes it):
+        # with PYTHONDONTWRITEBYTECODE set, every run would compile the modules changed since.
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
         print(f"{dt.date.today()}, median of {args.runs} runs, {sys.executable}")
         measure(root, env, args.runs, "all 1000 lessons fresh")
         if not (root / "packages" / "pkg-000" / "docs" / "guide.rst").exists():
