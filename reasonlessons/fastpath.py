@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 from reasonlessons.constants import (
     DEFAULT_HOME_DIRNAME,
     ENV_HOME,
-    EXIT_INTERRUPTED,
     EXIT_OK,
     EXIT_STALE,
     LESSONS_DIR,
@@ -49,18 +48,9 @@ def try_run(argv: list[str]) -> int | None:
             repo = arg[len("--repo=") :]
         else:
             return None
-    from reasonlessons.errors import ReasonLessonsError
+    from reasonlessons.errors import run_mapped
 
-    try:
-        return stale_main(repo, check=check, as_json=as_json)
-    except ReasonLessonsError as exc:
-        sys.stderr.write(f"reasonlessons: error: {exc}\n")
-        return exc.exit_code
-    except KeyboardInterrupt:
-        sys.stderr.write("reasonlessons: interrupted\n")
-        return EXIT_INTERRUPTED
-    except BrokenPipeError:  # pragma: no cover (reader went away, e.g. `| head`)
-        return EXIT_OK
+    return run_mapped(lambda: stale_main(repo, check=check, as_json=as_json))
 
 
 def stale_main(repo: RepoArg, *, check: bool, as_json: bool) -> int:
