@@ -259,6 +259,7 @@ def redact(text: str) -> RedactResult:
 
 
 _MAX_ROUNDS = 8
+JOIN = "\n\x00\n"  # between strings scanned as one text: no secret pattern matches across it
 
 
 @lru_cache(maxsize=4096)
@@ -300,6 +301,16 @@ def assert_clean(text: str) -> None:
 
 def redact_value(value: Any) -> tuple[Any, list[str]]:
     """Redact every string inside a JSON/YAML-like value; returns (new value, kinds found)."""
+    if not isinstance(value, str):
+        strings = list(dict.fromkeys(_leaves(value)))
+        # As in scrub: one scan of the strings joined finds whatever scanning them one by one
+        # would (no rule anchors at a string's start or end), and a clean value is the common case.
+        if not strings or not _redact(JOIN.join(strings))[1]:  # cached: a re-check costs nothing
+            return value, []
+    return _redact_value(value)
+
+
+def _redact_value(value: Any) -> tuple[Any, list[str]]:
     if isinstance(value, str):
         result = redact(value)
         return result.text, result.found
@@ -307,7 +318,7 @@ def redact_value(value: Any) -> tuple[Any, list[str]]:
         found: list[str] = []
         items = []
         for item in value:
-            new, kinds = redact_value(item)
+            new, kinds = _redact_value(item)
             items.append(new)
             found.extend(kinds)
         return items, found
@@ -315,25 +326,32 @@ def redact_value(value: Any) -> tuple[Any, list[str]]:
         found = []
         out = {}
         for key, item in value.items():
-            new, kinds = redact_value(item)
+            new, kinds = _redact_value(item)
             out[key] = new
             found.extend(kinds)
         return out, found
     return value, []
 
 
-def scrub(value: T, render: Callable[[T], str]) -> tuple[T, str]:
+def scrub(value: T, render: Callable[[T], str], *, line_bound: bool = False) -> tuple[T, str]:
     """Render `value` (a lesson, a state document) with no secret left in the result; fail closed.
 
     Each string is redacted first; a secret that only shows in the rendering (a YAML or JSON key
     next to its value, pieces joined) is then replaced inside the strings that hold it and the value
-    rendered again. SecretFoundError when the rendering still holds one."""
-    strings = list(_leaves(value))
-    # One scan of all the strings joined by line breaks (a checkpoint document holds thousands)
-    # finds whatever scanning them one by one would; only a hit pays for the one-by-one pass.
-    if strings and _spans("\n\x00\n".join(strings)):
-        value = redact_value(value)[0]
+    rendered again. SecretFoundError when the rendering still holds one.
+
+    `line_bound` says the rendering never breaks a line inside a string or between a key and its
+    value (JSON with one item per line): nothing secret can then span two lines, so the check of
+    the rendering scans each distinct line once (a state document repeats most of its lines)."""
+    # One scan of the distinct strings joined by line breaks (a checkpoint document holds
+    # thousands) finds whatever scanning them one by one would; only a hit pays for the
+    # one-by-one pass.
+    strings = list(dict.fromkeys(_leaves(value)))
+    if strings and _spans(JOIN.join(strings)):
+        value = _redact_value(value)[0]
     text = render(value)
+    if line_bound and not _spans("\n".join(dict.fromkeys(line.strip() for line in text.splitlines()))):
+        return value, text
     spans = _spans(text)
     if not spans:
         return value, text

@@ -36,7 +36,7 @@ def save_state(path: Path, data: dict[str, Any], *, kind: str) -> None:
     from reasonlessons.privacy import scrub
 
     doc = {"kind": kind, "version": STATE_SCHEMA_VERSION, "data": data}
-    _, text = scrub(doc, _dump)
+    _, text = scrub(doc, _dump, line_bound=True)  # _dump: indented JSON, one item per line
     write_atomic(path, text.encode("utf-8"))
 
 

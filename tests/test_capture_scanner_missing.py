@@ -28,6 +28,7 @@ def test_missing_scanner_keeps_checkpoints_so_a_later_run_captures(
 
     with monkeypatch.context() as patched:
         patched.setattr(gates, "assert_clean", unavailable)
+        patched.setattr(gates, "find_secrets", unavailable)  # the gates' two ways into the scanner
         with pytest.raises(ScannerUnavailableError):
             capture(open_project(repo), logs)
     assert not list((repo / ".reasonix" / "lessons" / "_candidates").glob("npm-test*.md"))

@@ -77,6 +77,30 @@ def test_state_documents_are_redacted(tmp_path: Path) -> None:
     assert load_state(path, kind="test")["n"] == 3
 
 
+def test_state_documents_redact_a_secret_made_of_a_key_and_its_value(tmp_path: Path) -> None:
+    """The line-bound check scans each distinct line once; a secret spread over a key and its
+    value, or repeated in many entries, is still found."""
+    value = "a8f3k2m9x7q1w5e6r4t2"
+    entries = {f"s{i}": {"agent": "claude-code", "commands": ["npm test"], "n": i} for i in range(50)}
+    entries["s7"]["api_key"] = value  # type: ignore[assignment]
+    entries["s9"]["commands"] = [f"curl -H 'Authorization: Bearer {KEY}'"]
+    path = tmp_path / "state.json"
+    save_state(path, entries, kind="test")
+    raw = path.read_text()
+    assert value not in raw
+    assert KEY not in raw
+    assert find_secrets(raw) == []
+    assert load_state(path, kind="test")["s49"]["commands"] == ["npm test"]
+
+
+def test_line_bound_scrub_still_fails_closed_on_a_secret_built_across_lines() -> None:
+    """A renderer that breaks the line-bound promise does not get an unredacted secret through:
+    the full rendering is checked whenever the distinct lines are not clean."""
+    pieces = {"a": "ghp_", "b": TOKEN[4:]}
+    with pytest.raises(SecretFoundError):
+        scrub(pieces, lambda doc: doc["a"] + doc["b"].replace("[", ""), line_bound=True)
+
+
 @pytest.fixture
 def loc(make_repo: Callable[[str], Path]) -> Locations:
     return Locations.discover(make_repo("recall-ts"))

@@ -20,11 +20,12 @@ _BAR_BYTES = 8 * 1024 * 1024
 
 
 def try_run(argv: list[str]) -> int | None:
-    """The exit code of `capture [LOG...] [--agent A] [--extractor E] [--json] [--repo DIR]`, None for
-    anything else."""
+    """The exit code of `capture [LOG...] [--agent A] [--extractor E] [--jobs N] [--json] [--repo DIR]`,
+    None for anything else."""
     logs: list[Path] = []
     as_json = False
     values: dict[str, str | None] = {"--agent": "auto", "--repo": None, "--extractor": "heuristic"}
+    values["--jobs"] = None
     args = iter(argv)
     for arg in args:
         if arg == "--json":
@@ -34,7 +35,7 @@ def try_run(argv: list[str]) -> int | None:
             if value is None:
                 return None
             values[arg] = value
-        elif arg.startswith(("--agent=", "--repo=", "--extractor=")):
+        elif arg.startswith(("--agent=", "--repo=", "--extractor=", "--jobs=")):
             key, _, value = arg.partition("=")
             values[key] = value
         elif arg.startswith("-"):
@@ -44,6 +45,9 @@ def try_run(argv: list[str]) -> int | None:
     from reasonlessons.errors import run_mapped
 
     repo, agent, extractor = values["--repo"], values["--agent"] or "auto", values["--extractor"]
+    jobs = values["--jobs"]
+    if jobs is not None and not (jobs.isdigit() and int(jobs) >= 1):
+        return None  # the Typer command says what is wrong with it
     return run_mapped(
         lambda: run(
             Path(repo) if repo is not None else None,
@@ -51,12 +55,19 @@ def try_run(argv: list[str]) -> int | None:
             agent=agent,
             as_json=as_json,
             extractor=extractor or "heuristic",
+            jobs=int(jobs) if jobs is not None else None,
         )
     )
 
 
 def run(
-    repo: Path | None, logs: list[Path], *, agent: str, as_json: bool, extractor: str = "heuristic"
+    repo: Path | None,
+    logs: list[Path],
+    *,
+    agent: str,
+    as_json: bool,
+    extractor: str = "heuristic",
+    jobs: int | None = None,
 ) -> int:
     """Capture, then print the JSON document or the human summary; returns the exit code."""
     import os
@@ -71,7 +82,9 @@ def run(
         extract_with = choose(extractor, os.environ)
     project = open_project(repo)
     with progress_bar() as progress:
-        report = capture(project, logs or None, agent=agent, progress=progress, extractor=extract_with)
+        report = capture(
+            project, logs or None, agent=agent, progress=progress, extractor=extract_with, jobs=jobs
+        )
     if as_json:
         from reasonlessons import jsonio
 

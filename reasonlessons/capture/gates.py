@@ -9,7 +9,7 @@ are merged, and at most MAX_PER_SESSION survive, strongest first.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -18,7 +18,7 @@ from reasonlessons.capture.draft import CandidateDraft
 from reasonlessons.capture.observations import SessionObservations
 from reasonlessons.constants import NAME_RE
 from reasonlessons.lesson import OUTCOMES
-from reasonlessons.privacy import assert_clean, find_secrets, redact, redact_value
+from reasonlessons.privacy import JOIN, assert_clean, find_secrets, redact, redact_value
 from reasonlessons.secretscan import ScannerUnavailableError
 
 MIN_TOOL_CALLS = 3
@@ -74,6 +74,8 @@ def _clean_triggers(triggers: dict[str, list[str]]) -> dict[str, list[str]]:
 def sanitize(draft: CandidateDraft) -> CandidateDraft | None:
     """The draft with secrets redacted from every field, or None if it cannot be made clean."""
     try:
+        if not find_secrets(draft.name) and _all_clean(draft):
+            return replace(draft, triggers=_clean_triggers(draft.triggers))
         description = redact(draft.description).text
         body = redact(draft.body).text
         triggers: Any = redact_value(draft.triggers)[0]
@@ -157,6 +159,13 @@ def prepare(drafts: list[CandidateDraft]) -> tuple[list[CandidateDraft], list[tu
     return kept, dropped
 
 
+def _all_clean(draft: CandidateDraft) -> bool:
+    """True when no field holds anything secret-looking: one scan of them all (the common case);
+    only a draft with a hit pays for the field-by-field redaction."""
+    fields = [draft.description, draft.body, draft.triggers, draft.claims, draft.tags, draft.fingerprint]
+    return not find_secrets(JOIN.join(dict.fromkeys(_strings([*fields, draft.extra()]))))
+
+
 def clean(draft: CandidateDraft) -> tuple[CandidateDraft | None, str]:
     """The draft redacted and re-checked, or (None, why it must not be written)."""
     cleaned = sanitize(draft)
@@ -170,10 +179,28 @@ def clean_evidence(evidence: list[dict[str, str]]) -> list[dict[str, str]] | Non
     """Evidence entries redacted, or None when they cannot be made clean (fail closed)."""
     try:
         redacted: list[dict[str, str]] = redact_value(evidence)[0]
-        for text in _strings(redacted):
-            assert_clean(text)
+        assert_clean(JOIN.join(dict.fromkeys(_strings(redacted))))  # one scan, as in redact_value
     except ScannerUnavailableError:
         raise  # see sanitize: never turn a broken install into lost evidence
     except Exception:  # fail closed, as in sanitize
         return None
     return redacted
+
+
+@dataclass
+class Checked:
+    """A draft with the redaction verdicts the writer needs worked out up front, where it was
+    extracted (a read worker): `cleaned` is `clean(draft)`, `evidence` is
+    `clean_evidence(draft.evidence)`."""
+
+    draft: CandidateDraft
+    cleaned: tuple[CandidateDraft | None, str]
+    evidence: list[dict[str, str]] | None
+
+
+def check(draft: CandidateDraft) -> Checked:
+    """Both redaction verdicts for `draft`: for a new candidate and for more evidence."""
+    cleaned = clean(draft)
+    # A cleaned draft's evidence went through the same redaction and check as clean_evidence's.
+    evidence = cleaned[0].evidence if cleaned[0] is not None else clean_evidence(draft.evidence)
+    return Checked(draft, cleaned, evidence)

@@ -7,11 +7,10 @@ from collections.abc import Callable
 
 from reasonlessons.capture import gates
 from reasonlessons.capture.draft import CandidateDraft
-from reasonlessons.capture.events import Event
 from reasonlessons.capture.extract import extract
 from reasonlessons.capture.fingerprint_infer import RepoFacts
 from reasonlessons.capture.observations import SessionObservations
-from reasonlessons.capture.reducer import SessionReducer
+from reasonlessons.capture.reading import SessionRead
 from reasonlessons.capture.report import CaptureReport, Item
 from reasonlessons.capture.textutil import Context
 from reasonlessons.capture.writer import CandidateWriter
@@ -41,10 +40,6 @@ class Learner:
         # Judges the lessons recalled into each session before new ones are extracted (AIP-11 distill).
         self.outcomes = SessionLearner(project, now=now or project.now())
 
-    def trace(self, event: Event) -> None:
-        """See every event the reducer sees, for the outcomes of recalled lessons."""
-        self.outcomes.feed(event)
-
     def flush(self) -> None:
         """Write the evidence gathered for existing lessons."""
         self.writer.flush()
@@ -52,23 +47,27 @@ class Learner:
         self.report.notes.extend(self.outcomes.warnings)
         self.report.notes.extend(getattr(self.extract, "notes", []))
 
-    def session(self, reducer: SessionReducer, captured: dict[str, int], *, complete: bool) -> None:
+    def session(self, read: SessionRead, captured: dict[str, int], *, complete: bool) -> None:
         """Learn from one session (if it ended and passes the gates); note its last seq as captured."""
-        obs = reducer.finish()
+        obs = read.obs
         label = obs.session_id
-        learned = self.outcomes.finish(label, complete=complete, successful=obs.successful)
-        if learned is not None and learned.outcomes:
-            self.report.outcomes.append(learned)
         if complete:
             self.report.sessions += 1
+            learned = self.outcomes.finish(read.trace, successful=obs.successful)
+            if learned is not None and learned.outcomes:
+                self.report.outcomes.append(learned)
         reason = gates.session_skip_reason(obs, complete=complete)
         if reason is not None:
             self.report.skipped.append(Item(label, session=label, reason=reason))
             if complete:
                 captured[label] = max(captured.get(label, -1), obs.last_seq)
             return
-        ctx = Context(obs.agent, label, self.facts, cwd=obs.cwd)
-        drafts, dropped = gates.prepare(self.extract(obs, ctx))
+        drafts: list[CandidateDraft] | list[gates.Checked]
+        if read.drafts is not None:  # the heuristic extractor ran in the read phase
+            drafts, dropped = read.drafts, read.dropped
+        else:
+            ctx = Context(obs.agent, label, self.facts, cwd=obs.cwd)
+            drafts, dropped = gates.prepare(self.extract(obs, ctx))
         self.report.dropped.extend(Item(name, session=label, reason=why) for name, why in dropped)
         for draft in drafts:
             outcome = self.writer.offer(draft)

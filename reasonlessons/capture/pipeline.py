@@ -8,6 +8,7 @@ is printed: progress goes to a callback and the outcome is a CaptureReport.
 from __future__ import annotations
 
 import datetime as dt
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,20 +17,19 @@ from typing import TYPE_CHECKING
 from reasonlessons.atomic import locked
 from reasonlessons.capture import sources
 from reasonlessons.capture.checkpoint import Checkpoints, FileCheckpoint, Identity, Plan, plan
-from reasonlessons.capture.errors import MissingDependencyError, UnsupportedLogError
-from reasonlessons.capture.events import ReadStats, SessionRef
+from reasonlessons.capture.events import SessionRef
+from reasonlessons.capture.reading import READ_ERRORS, FileRead, ReadJob, SessionRead, read_sessions
 from reasonlessons.capture.report import CaptureReport, Item, Progress, ProgressCallback
 
 if TYPE_CHECKING:
     from reasonlessons.capture.adapters import Adapter
     from reasonlessons.capture.learn import Extractor, Learner
-    from reasonlessons.capture.reducer import SessionReducer
+    from reasonlessons.capture.pool import ReadAhead
     from reasonlessons.project import Project
 
 __all__ = ["DEFAULT_IDLE_SECONDS", "CaptureReport", "Item", "Progress", "ProgressCallback", "capture"]
 
 DEFAULT_IDLE_SECONDS = 600.0
-_PROGRESS_EVERY = 20_000
 
 
 @dataclass
@@ -57,10 +57,12 @@ def capture(
     idle_seconds: float = DEFAULT_IDLE_SECONDS,
     progress: ProgressCallback | None = None,
     extractor: Extractor | None = None,
+    jobs: int | None = None,
 ) -> CaptureReport:
     """Read session logs (`paths`, or this repo's logs found in each agent's standard location) and
     write new candidates; a re-run on unchanged logs reads and writes nothing. `extractor` replaces
-    the heuristic one (e.g. the LLM extractor, reasonlessons/extract_llm/)."""
+    the heuristic one (e.g. the LLM extractor, reasonlessons/extract_llm/). `jobs` is how many
+    processes read logs (capture/pool.py; by default one per CPU when the run is big)."""
     report = CaptureReport()
     discovered = None if paths else sources.discovered(project.loc.root, agent, env=env, home=home)
     files = sources.plain_files(paths) if paths else [ref.path for ref in discovered or []]
@@ -83,6 +85,7 @@ def capture(
     project.loc.ensure_state_dir()
     with locked(project.loc.state_dir / "capture.lock"):
         run = _Run(project, report, now or project.now(), idle_seconds, progress, extractor)
+        run.jobs, run.env = jobs, os.environ if env is None else env
         run.all(logs)
     return report
 
@@ -120,6 +123,8 @@ class _Run:
     ) -> None:
         self.project = project
         self.extractor = extractor
+        self.jobs: int | None = None
+        self.env: Mapping[str, str] = {}
         self.report = report
         self.now = now
         self.idle = idle_seconds
@@ -141,16 +146,45 @@ class _Run:
                 continue
             log.plan = plan(self.checkpoints.get(log.ref.path), log.identity, log.adapter.name, log.ref.path)
         self.total = sum(log.todo for log in logs)
+        ahead = self._read_ahead(logs)
         try:
             for log in logs:
                 if log.plan is not None:
-                    self.one(log)
+                    self.one(log, ahead.take(log.ref.path) if ahead is not None else None)
                 self.files_done += 1
                 self._tick(None, 0)
         finally:
+            if ahead is not None:
+                ahead.close()
             if self._learner is not None:
                 self._learner.flush()
             self.checkpoints.save()
+
+    def _read_ahead(self, logs: list[_Log]) -> ReadAhead | None:
+        """A pool reading the logs with new bytes, when the run is big enough (capture/pool.py)."""
+        from reasonlessons.capture import pool
+
+        jobs = [(self._job(log), log.todo) for log in logs if log.todo]
+        workers = pool.workers_for(jobs, self.jobs, self.env)
+        if not workers:
+            return None
+        pooled = [job for job, size in jobs if 0 < size <= pool.MAX_FILE_BYTES]
+        # The first log is read here, while the pool's processes start.
+        return pool.ReadAhead(pooled[1:] if pooled[0] is jobs[0][0] else pooled, workers)
+
+    def _job(self, log: _Log) -> ReadJob:
+        start = log.plan
+        assert start is not None
+        return ReadJob(
+            log.ref.path,
+            log.adapter.name,
+            start.offset,
+            start.seq,
+            start.line,
+            dict(start.captured),
+            str(self.project.loc.root),
+            extract=self.extractor is None,
+        )
 
     @property
     def learner(self) -> Learner:
@@ -165,7 +199,9 @@ class _Run:
         if self.progress is not None:
             self.progress(Progress(self.done + read, self.total, self.files_done, self.report.files, path))
 
-    def one(self, log: _Log) -> None:
+    def one(self, log: _Log, read: FileRead | None = None) -> None:
+        """Apply one log: learn from its sessions in order, then move its checkpoint. `read` is the
+        pool's read of it; without one, the log is read here, a session at a time."""
         path, adapter, start = log.ref.path, log.adapter, log.plan
         assert start is not None
         assert log.identity is not None
@@ -178,48 +214,40 @@ class _Run:
         if start.action == "resume" and unchanged and not self._complete(log):
             self.report.skipped.append(Item(str(path), reason="last session still being written"))
             return
-        from reasonlessons.capture.reducer import SessionReducer
-
-        stats = ReadStats()
-        captured = dict(start.captured)
-        seen: set[str] = set()
-        reducer: SessionReducer | None = None
-        count = 0
-        failed: str | None = None
+        job = self._job(log)
+        captured = dict(job.captured)
+        if read is None:
+            read = FileRead()
+            facts = self.learner.facts if job.extract else None
+            sessions = read_sessions(job, read, lambda done: self._tick(path, done), facts)
+        else:
+            sessions = iter(read.sessions)
+        held: SessionRead | None = None  # the last session: whether it ended is known at the end
         try:
-            events = adapter.read_session(
-                path, stats=stats, start_offset=start.offset, start_seq=start.seq, start_line=start.line
-            )
-            for event in events:
-                count += 1
-                if count % _PROGRESS_EVERY == 0:
-                    self._tick(path, stats.last_offset - start.offset)
-                seen.add(event.session_id)
-                if event.seq <= captured.get(event.session_id, -1):
-                    continue  # re-read from the resume point: already learned from
-                if reducer is None or reducer.obs.session_id != event.session_id:
-                    if reducer is not None:
-                        self.learner.session(reducer, captured, complete=True)
-                    reducer = SessionReducer(adapter.name, event.session_id, root=str(self.project.loc.root))
-                reducer.feed(event)
-                self.learner.trace(event)  # outcomes of recalled lessons (reasonlessons/learning/)
-        except (UnsupportedLogError, MissingDependencyError, OSError, ValueError) as exc:
-            failed = str(exc)
-            self.report.skipped.append(Item(str(path), reason=f"cannot read: {failed}"))
+            for session in sessions:
+                if held is not None:
+                    self.learner.session(held, captured, complete=True)
+                held = session
+        except READ_ERRORS as exc:
+            read.failed = str(exc)
+        stats = read.stats
         self.report.damage.update(stats.skipped)
         self.done += log.todo
+        if read.failed is not None:
+            self.report.skipped.append(Item(str(path), reason=f"cannot read: {read.failed}"))
+            if held is not None:
+                self.learner.session(held, captured, complete=True)  # it ended before the bad part
+            return  # keep the old checkpoint: the next run tries this log again
         pending = False
-        if reducer is not None and failed is None:
+        if held is not None:
             # A half-written last record means the agent is still writing, unless it went quiet.
             complete = self._complete(log) and not stats.skipped.get("truncated-tail") or self._idle(log)
             pending = not complete
-            self.learner.session(reducer, captured, complete=complete)
-        if failed is not None:
-            return  # keep the old checkpoint: the next run tries this log again
+            self.learner.session(held, captured, complete=complete)
         offset, seq, line = stats.resume_offset, stats.resume_seq, stats.resume_line
         if pending and seq != 0:
             offset, seq, line = start.offset, start.seq, start.line  # re-read the open session whole
-        kept = {sid: last for sid, last in captured.items() if sid in seen}
+        kept = {sid: last for sid, last in captured.items() if sid in read.seen}
         self.checkpoints.put(
             path, FileCheckpoint(adapter.name, log.identity, offset, seq, line, kept, pending)
         )
@@ -236,5 +264,5 @@ class _Run:
     def _complete(self, log: _Log) -> bool:
         try:
             return log.adapter.describe(log.ref.path, now=self.now, idle_seconds=self.idle).complete
-        except (UnsupportedLogError, OSError, ValueError):
+        except READ_ERRORS:
             return False

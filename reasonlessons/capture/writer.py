@@ -14,7 +14,7 @@ from typing import Any
 
 from reasonlessons.capture.dedupe import find_duplicate
 from reasonlessons.capture.draft import CandidateDraft
-from reasonlessons.capture.gates import clean, clean_evidence, merge_evidence, merge_outcome
+from reasonlessons.capture.gates import Checked, clean, clean_evidence, merge_evidence, merge_outcome
 from reasonlessons.constants import SCOPE_CANDIDATE
 from reasonlessons.errors import LessonFileError
 from reasonlessons.lesson import Lesson
@@ -53,21 +53,24 @@ class CandidateWriter:
             self._lessons = self.project.store.scan().lessons
         return self._lessons
 
-    def offer(self, draft: CandidateDraft) -> Outcome:
-        """Write `draft` as a candidate, or add its evidence to the lesson it duplicates.
+    def offer(self, offered: CandidateDraft | Checked) -> Outcome:
+        """Write a draft as a candidate, or add its evidence to the lesson it duplicates.
 
         Everything written is redacted first: the whole draft for a new candidate, the evidence
-        for a duplicate (the only part of it that is written).
+        for a duplicate (the only part of it that is written). A `Checked` draft comes with both
+        redactions done (capture/reading.py).
         """
+        checked = offered if isinstance(offered, Checked) else None
+        draft = offered.draft if isinstance(offered, Checked) else offered
         twin = find_duplicate(draft, self.lessons)
         cleaned: CandidateDraft | None = None
         if twin is None:
-            cleaned, why = clean(draft)
+            cleaned, why = checked.cleaned if checked is not None else clean(draft)
             if cleaned is None:
                 return Outcome("skipped", draft.name, reason=why)
             twin = find_duplicate(cleaned, self.lessons)  # redaction may reveal a twin
         if twin is not None:
-            evidence = clean_evidence(draft.evidence)
+            evidence = checked.evidence if checked is not None else clean_evidence(draft.evidence)
             if evidence is None:
                 return Outcome("skipped", twin.name, reason="evidence could not be redacted (fail closed)")
             return self._add_evidence(twin, replace(draft, evidence=evidence))

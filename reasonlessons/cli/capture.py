@@ -33,12 +33,21 @@ def capture(
             help="heuristic (offline, default) or llm (an OpenAI-compatible API; falls back to heuristic).",
         ),
     ] = "heuristic",
+    jobs: Annotated[
+        int | None,
+        typer.Option(
+            "--jobs",
+            min=1,
+            help="Processes that read logs at once. Default: one per CPU when there is over 32 MiB to "
+            "read, else 1. Also $REASONLESSONS_CAPTURE_JOBS.",
+        ),
+    ] = None,
     json: JsonOption = False,
     repo: RepoOption = None,
 ) -> None:
     """Read session logs and write new candidate lessons; re-running on the same logs writes nothing."""
     from reasonlessons.capture.fastcli import run
 
-    code = run(repo, list(logs or []), agent=agent, as_json=json, extractor=extractor)
+    code = run(repo, list(logs or []), agent=agent, as_json=json, extractor=extractor, jobs=jobs)
     if code != EXIT_OK:
         raise typer.Exit(code)

@@ -1,8 +1,9 @@
 """The learning step run for each captured session: link, judge, count, summarize.
 
-Capture calls `SessionLearner.feed` with every event it reads and `finish` when a session ends;
-the learner never raises into capture (a failed step is reported as a warning and retried by no
-one: counts are best effort, the lessons themselves are never touched).
+Capture feeds every event it reads to the session's SessionTrace and hands the trace to
+`SessionLearner.finish` when the session ends; the learner never raises into capture (a failed
+step is reported as a warning and retried by no one: counts are best effort, the lessons
+themselves are never touched).
 """
 
 from __future__ import annotations
@@ -20,9 +21,9 @@ from reasonlessons.learning.outcomes import Outcome, Recalled, evaluate
 from reasonlessons.learning.summaries import Summaries, session_key
 from reasonlessons.learning.trace import SessionTrace
 from reasonlessons.lesson import Lesson
+from reasonlessons.recall.counters import Counters
 
 if TYPE_CHECKING:
-    from reasonlessons.capture.events import Event
     from reasonlessons.project import Project
 
 LEARN_LOCK = "learning.lock"
@@ -65,16 +66,23 @@ def learn(
     now: dt.datetime,
     successful: bool | None = None,
     summaries: Summaries | None = None,
+    counters: Counters | None = None,
 ) -> Learned:
     """Judge the lessons recalled into `trace`'s session and record the verdicts and the summary.
 
     With `summaries`, the caller owns that document and saves it once for a whole run: saving it per
     session re-scrubbed the whole document every time, which made capturing many sessions quadratic.
+    Likewise `counters`, the recall counters the run read once (they tie sessions to recalls).
     """
-    state = project.loc.ensure_state_dir()
-    link = recalled_into(state, trace.session_id, trace.started, trace.ended)
+    state = project.loc.state_dir if summaries is not None else project.loc.ensure_state_dir()
+    link = recalled_into(state, trace.session_id, trace.started, trace.ended, counters=counters)
     ended_well = trace.successful if successful is None else successful
     result = Learned(trace.agent, trace.session_id, link.how)
+    if not link.keys and summaries is not None:
+        # Nothing was recalled into this session (the common case): no verdict to apply under the
+        # lock, only the summary to note in the caller's document.
+        summaries.record(trace, link, [], successful=ended_well)
+        return result
     with locked(state / LEARN_LOCK):
         owned = summaries is None
         if summaries is None:
@@ -100,34 +108,33 @@ def learn(
 
 
 class SessionLearner:
-    """Follows the sessions of one capture run and learns from each one that ends."""
+    """Learns from the sessions of one capture run, one ended session at a time."""
 
     def __init__(self, project: Project, *, now: dt.datetime) -> None:
         self.project = project
         self.now = now
-        self.trace: SessionTrace | None = None
         self.results: list[Learned] = []
         self.warnings: list[str] = []
         self._summaries: Summaries | None = None
+        self._counters: Counters | None = None  # read once per run: recall writes them, not capture
 
-    def feed(self, event: Event) -> None:
-        if self.trace is None or self.trace.session_id != event.session_id:
-            self.trace = SessionTrace(event.agent, event.session_id, root=str(self.project.loc.root))
-        self.trace.feed(event)
-
-    def finish(self, session_id: str, *, complete: bool, successful: bool | None = None) -> Learned | None:
-        """Learn from the session just read, if it ended; None when there is nothing to learn yet."""
-        trace, self.trace = self.trace, None
-        if trace is None or trace.session_id != session_id or not complete:
-            return None
+    def finish(self, trace: SessionTrace, *, successful: bool | None = None) -> Learned | None:
+        """Learn from one ended session's trace; None when that failed (noted in `warnings`)."""
         try:
-            if self._summaries is None:
-                self._summaries = Summaries.load(self.project.loc.ensure_state_dir())
+            if self._summaries is None or self._counters is None:
+                state = self.project.loc.ensure_state_dir()
+                self._summaries = Summaries.load(state)
+                self._counters = Counters.load(state)
             learned = learn(
-                self.project, trace, now=self.now, successful=successful, summaries=self._summaries
+                self.project,
+                trace,
+                now=self.now,
+                successful=successful,
+                summaries=self._summaries,
+                counters=self._counters,
             )
         except (ReasonLessonsError, OSError) as exc:
-            self.warnings.append(f"learning from session {session_id} failed: {exc}")
+            self.warnings.append(f"learning from session {trace.session_id} failed: {exc}")
             return None
         self.results.append(learned)
         return learned

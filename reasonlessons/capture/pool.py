@@ -1,0 +1,107 @@
+"""Reading several logs at once in worker processes, handed back in the order capture applies them.
+
+Parsing and reducing a log is most of capture's work and needs nothing from the other logs, so on
+a machine with more than one CPU a big run reads ahead in a process pool while the main process
+extracts, writes and checkpoints, one file at a time in the run's order (the output is the same
+as a sequential run's). Only a bounded window of files is read ahead, so memory does not grow with
+the run; a log too big to hold its sessions in memory at once is left to the main process, which
+streams it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
+
+from reasonlessons.capture.reading import FileRead, ReadJob, read_file
+from reasonlessons.secretscan import PLUGINS
+
+ENV_WORKERS = "REASONLESSONS_CAPTURE_JOBS"
+MIN_BYTES = 32 << 20  # below this a run takes well under a second: starting workers is not worth it
+MAX_FILE_BYTES = 256 << 20  # a bigger log is streamed in the main process (flat memory)
+# What every worker needs, imported once by the fork server rather than by each worker.
+_PRELOAD = [
+    "reasonlessons.capture.reading",
+    "reasonlessons.capture.adapters",
+    "reasonlessons.capture.reducer",
+    "reasonlessons.capture.extract",
+    "reasonlessons.capture.gates",
+    "detect_secrets.filters.heuristic",
+    *(f"detect_secrets.plugins.{module}" for module, _ in PLUGINS),
+]
+
+
+def cpus() -> int:
+    """CPUs this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover (macOS, Windows)
+        return os.cpu_count() or 1
+
+
+def workers_for(jobs: Sequence[tuple[ReadJob, int]], wanted: int | None, env: Mapping[str, str]) -> int:
+    """How many worker processes to read `jobs` ((job, bytes to read) pairs) with; 0 for none.
+
+    `wanted` (the `--jobs` option) wins, then $REASONLESSONS_CAPTURE_JOBS; by default one per CPU,
+    only for a run big enough to repay starting them. One job or one worker reads in-process."""
+    poolable = [size for _, size in jobs if 0 < size <= MAX_FILE_BYTES]
+    if wanted is None and env.get(ENV_WORKERS, "").strip():
+        try:
+            wanted = int(env[ENV_WORKERS])
+        except ValueError:
+            wanted = None
+    if wanted is None:
+        wanted = cpus() if sum(poolable) >= MIN_BYTES else 0
+    count = min(wanted, len(poolable))
+    return count if count >= 2 else 0
+
+
+class ReadAhead:
+    """Reads jobs in a pool, at most `window` files ahead of the one the caller takes next."""
+
+    def __init__(self, jobs: Sequence[ReadJob], workers: int, *, window: int | None = None) -> None:
+        import multiprocessing
+
+        methods = multiprocessing.get_all_start_methods()
+        # forkserver: workers fork from a clean server with the readers imported, never from this
+        # process (a progress bar's thread or a held lock must not be copied into them).
+        context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+        if context.get_start_method() == "forkserver":
+            context.set_forkserver_preload(_PRELOAD)
+        self._executor = ProcessPoolExecutor(workers, mp_context=context)
+        self._jobs = list(jobs)
+        self._window = window or 2 * workers
+        self._next = 0
+        self._futures: dict[Path, Future[FileRead]] = {}
+        self._broken = False
+        self._fill()
+
+    def _fill(self) -> None:
+        while not self._broken and len(self._futures) < self._window and self._next < len(self._jobs):
+            job = self._jobs[self._next]
+            self._next += 1
+            try:
+                self._futures[job.path] = self._executor.submit(read_file, job)
+            except (BrokenProcessPool, RuntimeError):
+                self._broken = True
+
+    def take(self, path: Path) -> FileRead | None:
+        """The read of `path`, waiting for it; None when it was not read ahead (read it in-process)."""
+        future = self._futures.pop(path, None)
+        if future is None:
+            return None
+        try:
+            return future.result()
+        except BrokenProcessPool:
+            self._broken = True  # a worker died (killed, out of memory): the rest is read in-process
+            return None
+        finally:
+            self._fill()
+
+    def close(self) -> None:
+        for future in self._futures.values():
+            future.cancel()
+        self._executor.shutdown(wait=True, cancel_futures=True)

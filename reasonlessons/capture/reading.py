@@ -1,0 +1,147 @@
+"""The read phase of capture: the new events of one log file -> its sessions, reduced.
+
+Everything here depends only on the log and a small `ReadJob`, and its results pickle, so a pool
+of processes can read several files at once (capture/pool.py) while the main process applies the
+results (extraction, writes, checkpoints) in file order. Read in-process, sessions come out one
+at a time, so memory stays flat whatever the size of one file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from reasonlessons.capture.errors import MissingDependencyError, UnsupportedLogError
+from reasonlessons.capture.events import ReadStats
+from reasonlessons.capture.fingerprint_infer import RepoFacts
+from reasonlessons.capture.observations import SessionObservations
+from reasonlessons.capture.textutil import Context
+from reasonlessons.learning.trace import SessionTrace
+
+if TYPE_CHECKING:
+    from reasonlessons.capture.gates import Checked
+    from reasonlessons.capture.reducer import SessionReducer
+
+# What a log that cannot be read raises; anything else is a bug and propagates.
+READ_ERRORS = (UnsupportedLogError, MissingDependencyError, OSError, ValueError)
+PROGRESS_EVERY = 20_000  # events between two progress reports of an in-process read
+
+
+@dataclass(frozen=True)
+class ReadJob:
+    """Where to read one log from, and what of it was already learned from."""
+
+    path: Path
+    agent: str  # the adapter's name (adapters.get)
+    offset: int
+    seq: int
+    line: int | None
+    captured: dict[str, int]  # session id -> last seq already learned from
+    root: str  # the project root, for paths in observations
+    extract: bool = True  # run the heuristic extractor here (not when another one is plugged in)
+
+
+@dataclass
+class SessionRead:
+    """One session of a log: its observations, its trace for the learning loop, and (when the
+    heuristic extractor ran here) its gated drafts and the ones dropped, with why."""
+
+    obs: SessionObservations
+    trace: SessionTrace
+    drafts: list[Checked] | None = None
+    dropped: list[tuple[str, str]] = field(default_factory=list)
+
+
+@dataclass
+class FileRead:
+    """What reading one log gave: its sessions (pool reads only), counters and the ids it saw."""
+
+    stats: ReadStats = field(default_factory=ReadStats)
+    seen: set[str] = field(default_factory=set)
+    sessions: list[SessionRead] = field(default_factory=list)
+    failed: str | None = None
+
+
+def read_sessions(
+    job: ReadJob,
+    into: FileRead,
+    tick: Callable[[int], None] | None = None,
+    facts: RepoFacts | None = None,
+) -> Iterator[SessionRead]:
+    """Yield each session of the log in order, once its last event in this read is seen.
+
+    The last session comes out when the log is exhausted; whether it ended is the caller's call.
+    Events already learned from (`job.captured`) are only counted. Counters and seen session ids
+    go to `into`; `tick(bytes read)` is called every PROGRESS_EVERY events; `facts` are the
+    repository's, for the extractor (read afresh when not given). Raises READ_ERRORS.
+    """
+    from reasonlessons.capture import adapters
+    from reasonlessons.capture.reducer import SessionReducer
+
+    if job.extract and facts is None:
+        facts = RepoFacts(Path(job.root))
+
+    adapter = adapters.get(job.agent)
+    stats, seen, captured = into.stats, into.seen, job.captured
+    reducer: SessionReducer | None = None
+    trace: SessionTrace | None = None
+    count = 0
+    current: str | None = None  # the session of the last event, and what is known of it:
+    floor = -1  # its last seq already learned from
+    switch = True  # its events go to a new reducer
+    events = adapter.read_session(
+        job.path, stats=stats, start_offset=job.offset, start_seq=job.seq, start_line=job.line
+    )
+    # Once per event of every log: session bookkeeping only when the session changes.
+    for event in events:
+        if tick is not None:
+            count += 1
+            if count % PROGRESS_EVERY == 0:
+                tick(stats.last_offset - job.offset)
+        sid = event.session_id
+        if sid != current:
+            current, floor = sid, captured.get(sid, -1)
+            seen.add(sid)
+            switch = reducer is None or reducer.obs.session_id != sid
+        if event.seq <= floor:
+            continue  # re-read from the resume point: already learned from
+        if switch:
+            if reducer is not None and trace is not None:
+                yield _finished(reducer, trace, facts)
+            reducer = SessionReducer(adapter.name, sid, root=job.root)
+            trace = SessionTrace(event.agent, sid, root=job.root)
+            switch = False
+        assert reducer is not None
+        assert trace is not None
+        reducer.feed(event)
+        trace.feed(event)  # outcomes of recalled lessons (reasonlessons/learning/)
+    if reducer is not None and trace is not None:
+        yield _finished(reducer, trace, facts)
+
+
+def _finished(reducer: SessionReducer, trace: SessionTrace, facts: RepoFacts | None) -> SessionRead:
+    """The session with its drafts: extraction is pure, so it runs where the reading does."""
+    from reasonlessons.capture import gates
+    from reasonlessons.capture.extract import extract
+
+    read = SessionRead(reducer.finish(), trace)
+    if facts is not None and gates.session_skip_reason(read.obs, complete=True) is None:
+        ctx = Context(read.obs.agent, read.obs.session_id, facts, cwd=read.obs.cwd)
+        drafts, read.dropped = gates.prepare(extract(read.obs, ctx))
+        read.drafts = [gates.check(draft) for draft in drafts]  # redaction is the costly part
+    return read
+
+
+def read_file(job: ReadJob) -> FileRead:
+    """Read one log whole (in a pool worker): its sessions in order, and why reading stopped early.
+
+    As in-process, the sessions that ended before a read error are kept; the one it cut is not."""
+    read = FileRead()
+    try:
+        for session in read_sessions(job, read):
+            read.sessions.append(session)
+    except READ_ERRORS as exc:
+        read.failed = str(exc)
+    return read
