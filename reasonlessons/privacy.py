@@ -16,9 +16,12 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from reasonlessons.errors import ReasonLessonsError
+
+if TYPE_CHECKING:
+    from reasonlessons.linear_re import WordSet
 
 T = TypeVar("T")
 PLACEHOLDER = "[REDACTED:{kind}]"
@@ -213,8 +216,16 @@ HINTS: dict[str, tuple[str, ...]] = {
 
 
 @lru_cache(maxsize=2)
-def _plan(rules: tuple[Rule, ...]) -> list[tuple[Rule, tuple[str, ...], bool]]:
-    return [(rule, HINTS.get(rule.kind, ()), bool(rule.pattern.flags & re.IGNORECASE)) for rule in rules]
+def _plan(rules: tuple[Rule, ...]) -> tuple[list[tuple[Rule, tuple[tuple[str, str], ...], bool]], WordSet]:
+    """Each rule with its hints (as written, lower-cased) and whether it ignores case; and the
+    set of all hints, found in one pass over a text."""
+    from reasonlessons.linear_re import WordSet
+
+    plan = [
+        (rule, tuple((h, h.lower()) for h in HINTS.get(rule.kind, ())), bool(rule.pattern.flags & re.I))
+        for rule in rules
+    ]
+    return plan, WordSet(low for _, hints, _ in plan for _, low in hints)
 
 
 def _spans(text: str) -> list[tuple[int, int, str]]:
@@ -223,8 +234,10 @@ def _spans(text: str) -> list[tuple[int, int, str]]:
     # Text already redacted is never a secret again (`https://[REDACTED:x]@host` has no password).
     placeholders = [m.span() for m in _PLACEHOLDER_RE.finditer(text)] if "[REDACTED:" in text else []
     folded = text.lower()
-    for rule, hints, ignore_case in _plan(RULES):
-        if hints and not any(h in (folded if ignore_case else text) for h in hints):
+    plan, words = _plan(RULES)
+    present = words.present(folded)  # one pass instead of a substring search per hint
+    for rule, hints, ignore_case in plan:
+        if hints and not any(low in present and h in (folded if ignore_case else text) for h, low in hints):
             continue
         for match in rule.pattern.finditer(text):
             start, end = match.span(rule.group)

@@ -12,9 +12,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from reasonlessons.errors import ReasonLessonsError
+from reasonlessons.needs import Needs, may_match
+
+if TYPE_CHECKING:
+    from reasonlessons.linear_re import WordSet
 
 # (module, class) under detect_secrets.plugins.
 PLUGINS = (
@@ -60,22 +64,21 @@ class _Detector:
     """One library detector, with the literals that must appear in a line for it to match."""
 
     def __init__(self, plugin: Any) -> None:
-        from reasonlessons.linear_re import required_literal
+        from reasonlessons.needs import needs
 
         self.plugin = plugin
         self.kind = _SLUG.sub("-", plugin.secret_type.lower()).strip("-")
         self.valid = getattr(plugin, "is_formally_valid", None)
-        self.patterns: list[tuple[re.Pattern[str], str | None, bool]] = []
+        self.patterns: list[tuple[re.Pattern[str], Needs, bool]] = []
         for pattern in getattr(plugin, "denylist", None) or ():
-            # A prefilter from the pattern's own literal: most lines skip most detectors.
-            folded = bool(pattern.flags & re.IGNORECASE)
-            literal = required_literal(pattern.pattern)
-            self.patterns.append((pattern, literal.lower() if literal and folded else literal, folded))
+            # A prefilter from the pattern's own literals: most texts skip most detectors.
+            self.patterns.append((pattern, needs(pattern), bool(pattern.flags & re.IGNORECASE)))
 
 
 @lru_cache(maxsize=1)
-def _detectors() -> tuple[tuple[_Detector, ...], _Detector, re.Pattern[str]]:
-    """(regex detectors, the keyword detector, the keywords it needs in a line)."""
+def _detectors() -> tuple[tuple[_Detector, ...], _Detector, re.Pattern[str], WordSet]:
+    """(regex detectors, the keyword detector, the keywords it needs in a line, the words the
+    regex detectors' prefilters look for)."""
     import importlib
 
     try:
@@ -91,7 +94,14 @@ def _detectors() -> tuple[tuple[_Detector, ...], _Detector, re.Pattern[str]]:
     detectors = [_Detector(plugin) for plugin in plugins]
     keyword = next(d for d in detectors if not d.patterns)
     regex = tuple(d for d in detectors if d.patterns)
-    return regex, keyword, re.compile(DENYLIST_REGEX, re.IGNORECASE)
+    return regex, keyword, re.compile(DENYLIST_REGEX, re.IGNORECASE), _words(regex)
+
+
+def _words(detectors: tuple[_Detector, ...]) -> WordSet:
+    """Every string the detectors' prefilters ask about, lower-cased, to find in one pass."""
+    from reasonlessons.linear_re import WordSet
+
+    return WordSet(w.lower() for d in detectors for _, needed, _ in d.patterns for s in needed for w in s)
 
 
 def _windows(line: str) -> Iterator[tuple[int, str]]:
@@ -122,13 +132,14 @@ def _keyword_value_ok(value: str, line: str) -> bool:
 
 def spans(text: str) -> list[tuple[int, int, str]]:
     """(start, end, kind) of every secret the library's detectors find in `text`."""
-    regex, keyword, keywords = _detectors()
+    regex, keyword, keywords, words = _detectors()
     found: list[tuple[int, int, str]] = []
     # The regex detectors never match across a line break, so they run over the whole text at
     # once (a state document has thousands of short lines); the keyword detector needs its line.
     folded = text.lower()
+    present = words.present(folded)
     for detector in regex:
-        found.extend((a, b, detector.kind) for a, b in _matches(detector, text, folded))
+        found.extend((a, b, detector.kind) for a, b in _matches(detector, text, folded, present))
     # Every secret-sounding name the keyword detector knows contains one of these.
     if not any(word in folded for word in ("key", "pass", "pwd", "secret", "contrase")):
         return found
@@ -154,11 +165,11 @@ def _keyword_lines(text: str, keywords: re.Pattern[str]) -> Iterator[tuple[int, 
         yield start, end
 
 
-def _matches(detector: _Detector, text: str, folded: str) -> Iterator[tuple[int, int]]:
+def _matches(detector: _Detector, text: str, folded: str, present: set[str]) -> Iterator[tuple[int, int]]:
     # `analyze_string` yields findall() results, which for a pattern with a group is the group
     # alone: `(ghp|gho)_...` would yield "ghp". Spans come from the match instead.
-    for pattern, literal, ignore_case in detector.patterns:
-        if literal is not None and literal not in (folded if ignore_case else text):
+    for pattern, needed, ignore_case in detector.patterns:
+        if not may_match(needed, folded if ignore_case else text, present):
             continue
         for match in pattern.finditer(text):
             if detector.valid is None or detector.valid(match.group(0)):

@@ -206,3 +206,30 @@ def test_evidence_and_outcome_merging() -> None:
     assert gates.merge_outcome("success", "success") == "success"
     assert gates.merge_outcome("success", "failure") == "mixed"
     assert gates.merge_outcome(None, "failure") == "failure"
+
+
+def test_checking_a_sessions_drafts_together_gives_what_checking_each_gives() -> None:
+    """check_all scans a session's drafts in one go; a secret anywhere sends it draft by draft,
+    and either way the verdicts are those of `check`."""
+    token = "ghp_" + "Zx8Qw2Er4Ty6Ui8Op0As2Df4Gh6Jk8Lz0Xc"
+    clean = [_draft(), _draft(name="second", body="- Run `npx vitest run`.", evidence=[dict(EVIDENCE[0])])]
+    leaky = [*clean, _draft(name="third", body=f"- Push with {token}.")]
+    bad = [_draft(name="Not A Name")]  # fails a gate other than redaction
+    for drafts in (clean, leaky, bad, []):
+        assert gates.check_all(drafts) == [gates.check(d) for d in drafts]
+    together = gates.check_all(leaky)
+    cleaned = together[2].cleaned[0]
+    assert cleaned is not None
+    assert token not in cleaned.body
+    assert together[0].cleaned[0] is not None
+    assert together[0].evidence == EVIDENCE
+
+
+def test_evidence_holding_a_secret_is_redacted_when_checked_together() -> None:
+    token = "ghp_" + "Zx8Qw2Er4Ty6Ui8Op0As2Df4Gh6Jk8Lz0Xc"
+    evidence = [{"agent": "reasonix-v1", "session": f"s-{token}", "ref": "s.events.jsonl:9"}]
+    (checked,) = gates.check_all([_draft(evidence=evidence)])
+    assert checked.evidence is not None
+    assert token not in str(checked.evidence)
+    assert checked.cleaned[0] is not None
+    assert token not in str(checked.cleaned[0].evidence)

@@ -103,3 +103,12 @@ def test_required_literal_is_sound(pieces: list[str], text: str) -> None:
     literal = required_literal(pattern)
     if literal is not None and compile_pattern(pattern).search(text.encode()):
         assert literal in text
+
+
+def test_a_word_set_finds_every_word_present_overlapping_ones_too() -> None:
+    from reasonlessons.linear_re import WordSet
+
+    words = WordSet(["pass", "passw", "sw", "token", "ken", "a.b", "absent"])
+    assert words.present("my passwd token; a.b") == {"pass", "passw", "sw", "token", "ken", "a.b"}
+    assert words.present("axb") == set()  # literal, not a pattern
+    assert WordSet([]).present("anything") == set()

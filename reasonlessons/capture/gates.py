@@ -198,6 +198,30 @@ class Checked:
     evidence: list[dict[str, str]] | None
 
 
+def check_all(drafts: list[CandidateDraft]) -> list[Checked]:
+    """`check` for one session's drafts: one scan of all their text when it is clean (the common
+    case: evidence makes every session's text new, so no cache helps), else draft by draft."""
+    fields: list[Any] = []
+    for draft in drafts:
+        fields += [draft.name, draft.description, draft.body, draft.triggers, draft.claims, draft.tags]
+        fields += [draft.fingerprint, draft.extra()]
+    try:
+        clean_all = bool(drafts) and not find_secrets(JOIN.join(dict.fromkeys(_strings(fields))))
+    except ScannerUnavailableError:
+        raise
+    except Exception:  # fail closed, as in sanitize: the slow path decides draft by draft
+        clean_all = False
+    if not clean_all:
+        return [check(draft) for draft in drafts]
+    out = []
+    for draft in drafts:
+        cleaned = replace(draft, triggers=_clean_triggers(draft.triggers))
+        reason = problem(cleaned)
+        verdict = (None, reason) if reason is not None else (cleaned, "")
+        out.append(Checked(draft, verdict, draft.evidence))  # scanned with the rest: clean as it is
+    return out
+
+
 def check(draft: CandidateDraft) -> Checked:
     """Both redaction verdicts for `draft`: for a new candidate and for more evidence."""
     cleaned = clean(draft)

@@ -130,7 +130,7 @@ def _finished(reducer: SessionReducer, trace: SessionTrace, facts: RepoFacts | N
     if facts is not None and gates.session_skip_reason(read.obs, complete=True) is None:
         ctx = Context(read.obs.agent, read.obs.session_id, facts, cwd=read.obs.cwd)
         drafts, read.dropped = gates.prepare(extract(read.obs, ctx))
-        read.drafts = [gates.check(draft) for draft in drafts]  # redaction is the costly part
+        read.drafts = gates.check_all(drafts)  # redaction is the costly part
     return read
 
 

@@ -7,16 +7,18 @@ interleaved so that load from other processes hits both sides alike:
 
 1. a plain stdlib pass, `json.loads` on every line of the same files, in one process (the baseline);
 2. `reasonlessons capture --agent <agent> --json <dir>` in a subprocess, from fresh state: wall
-   time, CPU time and peak RSS of the child.
+   time, CPU time and peak RSS of the child, and of the pool workers it starts (sampled from
+   /proc every 50 ms: they are not children this process can wait for).
 
 It reports the medians, the throughput ratio of the medians (the target) and the same ratio in CPU
-seconds (less sensitive to other jobs on a shared machine). Then the same command again on the
-unchanged logs (median of 3 subprocess runs) and the library call `capture()` in-process on them.
+seconds, all of capture's processes together (what the work costs, whatever the CPU count). Then the
+same command again on the unchanged logs (median of 3 subprocess runs) and the library call
+`capture()` in-process on them.
 `--stages MIB` adds an in-process breakdown on the first MIB of the logs: `json.loads` per line, the
 adapter alone, adapter + reducer, and the whole library `capture()`.
 
     python tests/benchmarks/bench_capture.py [--gb 1.0] [--agent reasonix-v1] [--rounds 3]
-        [--stages 128] [--keep DIR]
+        [--stages 128] [--keep DIR] [--jobs N]
 
 Targets (docs/benchmarks.md): throughput >= 1.0x the json.loads pass, peak RSS < 200 MB whatever
 the log size, re-run on unchanged logs < 0.2 s. Subprocesses get a private HOME and REASONIX_HOME
@@ -36,6 +38,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -257,27 +260,74 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def run_cli(repo: Path, logs: Path, agent: str, env: dict[str, str]) -> tuple[float, float, dict[str, Any]]:
-    """Wall and CPU seconds of one `reasonlessons capture` subprocess, and its JSON report."""
+class _Descendants:
+    """Samples the processes below one pid (capture's pool workers and their fork server) from
+    /proc: the CPU seconds and peak RSS of each, as last seen. Workers are not children the
+    benchmark can wait for, so `getrusage(RUSAGE_CHILDREN)` never counts them."""
+
+    def __init__(self, root: int) -> None:
+        self.root = root
+        self.cpu: dict[int, float] = {}
+        self.rss: dict[int, int] = {}
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        tick = os.sysconf("SC_CLK_TCK")
+        while not self._stop.wait(0.05):
+            parents: dict[int, int] = {}
+            for entry in os.listdir("/proc"):
+                if entry.isdigit():
+                    try:
+                        stat = Path(f"/proc/{entry}/stat").read_text()
+                    except OSError:
+                        continue
+                    fields = stat[stat.rindex(")") + 2 :].split()
+                    parents[int(entry)] = int(fields[1])
+                    if self._below(int(entry), parents):
+                        self.cpu[int(entry)] = (int(fields[11]) + int(fields[12])) / tick
+                        self._peak(int(entry))
+
+    def _below(self, pid: int, parents: dict[int, int]) -> bool:
+        seen = 0
+        while pid in parents and seen < 64:
+            pid, seen = parents[pid], seen + 1
+            if pid == self.root:
+                return True
+        return False
+
+    def _peak(self, pid: int) -> None:
+        try:
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmHWM:"):
+                    self.rss[pid] = max(self.rss.get(pid, 0), int(line.split()[1]))
+        except OSError:
+            pass
+
+    def stop(self) -> tuple[float, float]:
+        """(CPU seconds of all descendants, the largest peak RSS of one, in MiB)."""
+        self._stop.set()
+        self._thread.join()
+        return sum(self.cpu.values()), max(self.rss.values(), default=0) / 1024
+
+
+def run_cli(
+    repo: Path, logs: Path, agent: str, env: dict[str, str], jobs: int | None = None
+) -> tuple[float, float, float, dict[str, Any]]:
+    """Wall and CPU seconds of one `reasonlessons capture` subprocess and of all the processes it
+    started, the largest peak RSS among its pool workers (MiB), and its JSON report."""
     wall, cpu = time.perf_counter(), _children_cpu()
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "reasonlessons",
-            "capture",
-            "--repo",
-            str(repo),
-            "--agent",
-            agent,
-            "--json",
-            str(logs),
-        ],
-        capture_output=True,
-        check=True,
-        env=env,
-    )
-    return time.perf_counter() - wall, _children_cpu() - cpu, json.loads(result.stdout)
+    command = [sys.executable, "-m", "reasonlessons", "capture", "--repo", str(repo), "--agent", agent]
+    command += ["--json", str(logs)] + (["--jobs", str(jobs)] if jobs else [])
+    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    below = _Descendants(child.pid)
+    out, err = child.communicate()
+    workers_cpu, workers_rss = below.stop()
+    if child.returncode != 0:
+        raise SystemExit(f"capture failed ({child.returncode}): {err.decode(errors='replace')}")
+    spent = _children_cpu() - cpu + workers_cpu
+    return time.perf_counter() - wall, spent, workers_rss, json.loads(out)
 
 
 def stages(files: list[Path], agent: str, work: Path, rounds: int, env: dict[str, str]) -> None:
@@ -348,6 +398,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="baseline/capture pairs (medians)")
     parser.add_argument("--stages", type=float, metavar="MIB", help="in-process breakdown on this much")
     parser.add_argument("--keep", type=Path, help="generate into this directory and keep it")
+    parser.add_argument("--jobs", type=int, help="capture's --jobs (default: its own choice)")
     args = parser.parse_args()
     work = args.keep or Path(tempfile.mkdtemp(prefix="bench-capture-"))
     try:
@@ -374,22 +425,24 @@ def main() -> None:
         base_cpu: list[float] = []
         cap_wall: list[float] = []
         cap_cpu: list[float] = []
+        worker_rss = 0.0
         report: dict[str, Any] = {}
         for _ in range(args.rounds):
             wall, cpu = baseline(files)
             base_wall.append(wall)
             base_cpu.append(cpu)
             shutil.rmtree(repo / ".reasonix", ignore_errors=True)  # fresh state: everything is read
-            wall, cpu, report = run_cli(repo, logs, args.agent, env)
+            wall, cpu, rss, report = run_cli(repo, logs, args.agent, env, args.jobs)
+            worker_rss = max(worker_rss, rss)
             cap_wall.append(wall)
             cap_cpu.append(cpu)
         peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
         base, first = statistics.median(base_wall), statistics.median(cap_wall)
         print(f"json.loads per line: {base:.1f} s ({mib / base:.0f} MiB/s), median of {args.rounds}")
         print(f"capture: {first:.1f} s ({mib / first:.0f} MiB/s), median of {args.rounds}")
-        print(f"  peak RSS {peak:.0f} MiB (largest of the capture subprocesses)")
+        print(f"  peak RSS {peak:.0f} MiB main process, {worker_rss:.0f} MiB largest pool worker")
         print(f"  throughput ratio, wall: {_median_ratio(base_wall, cap_wall)}")
-        print(f"  throughput ratio, CPU:  {_median_ratio(base_cpu, cap_cpu)}")
+        print(f"  throughput ratio, CPU:  {_median_ratio(base_cpu, cap_cpu)} (all capture's processes)")
         print(
             f"  sessions {report['sessions']}, skipped {report['skipped']}, "
             f"candidates {len(report['candidates'])}, updated {len(report['updated'])}, "
@@ -397,7 +450,7 @@ def main() -> None:
         )
         agains = []
         for _ in range(3):
-            again, _, report = run_cli(repo, logs, args.agent, env)
+            again, _, _, report = run_cli(repo, logs, args.agent, env, args.jobs)
             agains.append(again)
         print(
             f"re-run (CLI, unchanged logs): {statistics.median(agains):.3f} s median of 3, "
