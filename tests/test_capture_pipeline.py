@@ -418,3 +418,29 @@ def test_shared_fixtures_yield_few_specific_candidates(
         assert "/home/" not in text
         assert len(lesson.body.splitlines()) <= 3
     assert len(report.written) <= 3  # these samples hold little worth keeping: stay quiet
+
+
+def test_a_folder_stands_for_the_logs_at_any_depth(tmp_path: Path) -> None:
+    """Codex keeps rollouts in `sessions/YYYY/MM/DD/`: naming `sessions` reads them all, and a log
+    added deep down later is read by the next run (the unchanged-logs shortcut sees it too)."""
+    from reasonlessons.capture import sources
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    sessions = tmp_path / "codex" / "sessions"
+    rollout = sorted((CAPTURE / "codex").glob("rollout-*.jsonl"))[0]
+    day = sessions / "2026" / "05" / "05"
+    day.mkdir(parents=True)
+    shutil.copy(rollout, day / rollout.name)
+    (sessions / ".hidden").mkdir()
+    shutil.copy(rollout, sessions / ".hidden" / rollout.name)  # hidden: not read
+    v1 = _copy_v1("vitest-not-found", sessions / "v1")  # companions are read with their log
+    first = _run(repo, sessions)
+    assert first.files == 2
+    assert sources.plain_files([sessions]) == [day / rollout.name, v1]
+    later = sessions / "2026" / "05" / "06"
+    later.mkdir()
+    shutil.copy(rollout, later / "rollout-2026-05-06T08-00-00-55555555-6666-4777-8888-000000000000.jsonl")
+    second = _run(repo, sessions)
+    assert second.files == 3
+    assert second.unchanged == 2

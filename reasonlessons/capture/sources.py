@@ -33,8 +33,7 @@ def plain_files(paths: Iterable[Path]) -> list[Path] | None:
     for given in paths:
         path = Path(os.path.abspath(given))
         if path.is_dir() and not (path / _STORE_LOG).is_file():
-            children = sorted(p for p in path.iterdir() if p.is_file() and not p.name.startswith("."))
-            out.extend(p for p in children if not _companion(p))
+            out.extend(_walk(path))
         elif path.exists() and not _companion(path):
             out.append(path)
         else:
@@ -49,7 +48,8 @@ def _agent_matches(found: str, wanted: str) -> bool:
 def explicit(
     paths: Iterable[Path], chosen: Adapter | None, skip: Callable[[str, str], None]
 ) -> list[tuple[SessionRef, Adapter]]:
-    """Logs named on the command line; a folder stands for the logs in it. `skip(what, why)` the rest."""
+    """Logs named on the command line; a folder stands for the logs under it. `skip(what, why)` the
+    rest."""
     from reasonlessons.capture import adapters
 
     found: list[tuple[SessionRef, Adapter]] = []
@@ -60,8 +60,7 @@ def explicit(
             continue
         adapter = chosen or adapters.detect(path)
         if path.is_dir() and (adapter is None or not adapter.sniff(b"", path)):
-            files = sorted(p for p in path.iterdir() if p.is_file() and not p.name.startswith("."))
-            found.extend(explicit([f for f in files if not _companion(f)], chosen, skip))
+            found.extend(explicit(_walk(path), chosen, skip))
         elif adapter is None:
             known = ", ".join(adapters.names())
             skip(
@@ -73,6 +72,25 @@ def explicit(
         else:
             found.append((SessionRef(adapter.name, path), adapter))
     return found
+
+
+def _walk(folder: Path) -> list[Path]:
+    """The logs under `folder`, at any depth, in name order (Codex keeps its rollouts in
+    `YYYY/MM/DD/` folders): files, and session-store folders as one log each. Hidden entries,
+    companion files and symlinked folders (which may loop) are left out."""
+    out: list[Path] = []
+    try:
+        entries = sorted(folder.iterdir())
+    except OSError:
+        return out  # unreadable: nothing found under it
+    for entry in entries:
+        if entry.name.startswith("."):
+            continue
+        if entry.is_dir() and not entry.is_symlink():
+            out.extend([entry] if (entry / _STORE_LOG).is_file() else _walk(entry))
+        elif entry.is_file() and not _companion(entry):
+            out.append(entry)
+    return out
 
 
 def _companion(path: Path) -> bool:
