@@ -92,6 +92,9 @@ def test_workers_are_used_only_when_they_pay(monkeypatch: pytest.MonkeyPatch) ->
     assert pool.workers_for(jobs(*[20 * mib] * 8), None, env) == 2
     assert pool.workers_for(jobs(*[20 * mib] * 8), 3, env) == 3
     assert pool.workers_for(jobs(*[20 * mib] * 8), None, {pool.ENV_WORKERS: "many"}) == 4
+    monkeypatch.setattr(pool, "cpus", lambda: 64)
+    assert pool.workers_for(jobs(*[20 * mib] * 80), None, {}) == pool.DEFAULT_MAX_WORKERS  # memory
+    assert pool.workers_for(jobs(*[20 * mib] * 80), 8, {}) == 8
 
 
 def test_a_dead_worker_leaves_the_rest_to_the_main_process(tmp_path: Path) -> None:

@@ -22,6 +22,7 @@ from reasonlessons.secretscan import PLUGINS
 ENV_WORKERS = "REASONLESSONS_CAPTURE_JOBS"
 MIN_BYTES = 32 << 20  # below this a run takes well under a second: starting workers is not worth it
 MAX_FILE_BYTES = 256 << 20  # a bigger log is streamed in the main process (flat memory)
+DEFAULT_MAX_WORKERS = 4  # each worker holds its own ~40 MB of interpreter and caches
 # What every worker needs, imported once by the fork server rather than by each worker.
 _PRELOAD = [
     "reasonlessons.capture.reading",
@@ -45,8 +46,9 @@ def cpus() -> int:
 def workers_for(jobs: Sequence[tuple[ReadJob, int]], wanted: int | None, env: Mapping[str, str]) -> int:
     """How many worker processes to read `jobs` ((job, bytes to read) pairs) with; 0 for none.
 
-    `wanted` (the `--jobs` option) wins, then $REASONLESSONS_CAPTURE_JOBS; by default one per CPU,
-    only for a run big enough to repay starting them. One job or one worker reads in-process."""
+    `wanted` (the `--jobs` option) wins, then $REASONLESSONS_CAPTURE_JOBS; by default one per CPU
+    up to DEFAULT_MAX_WORKERS, only for a run big enough to repay starting them. One job or one
+    worker reads in-process."""
     poolable = [size for _, size in jobs if 0 < size <= MAX_FILE_BYTES]
     if wanted is None and env.get(ENV_WORKERS, "").strip():
         try:
@@ -54,7 +56,7 @@ def workers_for(jobs: Sequence[tuple[ReadJob, int]], wanted: int | None, env: Ma
         except ValueError:
             wanted = None
     if wanted is None:
-        wanted = cpus() if sum(poolable) >= MIN_BYTES else 0
+        wanted = min(cpus(), DEFAULT_MAX_WORKERS) if sum(poolable) >= MIN_BYTES else 0
     count = min(wanted, len(poolable))
     return count if count >= 2 else 0
 

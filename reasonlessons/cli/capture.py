@@ -38,8 +38,8 @@ def capture(
         typer.Option(
             "--jobs",
             min=1,
-            help="Processes that read logs at once. Default: one per CPU when there is over 32 MiB to "
-            "read, else 1. Also $REASONLESSONS_CAPTURE_JOBS.",
+            help="Processes that read logs at once. Default: one per CPU (up to 4) when there is over "
+            "32 MiB to read, else 1. Also $REASONLESSONS_CAPTURE_JOBS.",
         ),
     ] = None,
     json: JsonOption = False,
