@@ -129,3 +129,39 @@ def test_the_jobs_option(
     bad = cli_invoke("capture", "--repo", repo, "--jobs", "0", *logs, expect=None)
     assert bad.code == 2
     assert "--jobs" in bad.stderr
+
+
+def test_workers_exit_when_the_capture_process_is_killed(tmp_path: Path) -> None:
+    """A capture killed with SIGKILL runs no cleanup: its workers notice and exit by themselves,
+    so nothing keeps reading logs or holds the caller's output pipe open."""
+    import subprocess
+    import sys
+
+    stuck = tmp_path / "stuck.events.jsonl"
+    os.mkfifo(stuck)  # the worker reading it blocks until the pool is gone
+    later = tmp_path / "later.events.jsonl"
+    shutil.copy(V1 / "short.events.jsonl", later)
+    script = (
+        "import sys, time\n"
+        "from pathlib import Path\n"
+        "from reasonlessons.capture import pool\n"
+        "from reasonlessons.capture.reading import ReadJob\n"
+        "jobs = [ReadJob(Path(p), 'reasonix-v1', 0, 0, None, {}, '/') for p in sys.argv[1:]]\n"
+        "ahead = pool.ReadAhead(jobs, 2)\n"
+        "while len(ahead._executor._processes) < 2: time.sleep(0.05)\n"
+        "print(*ahead._executor._processes, flush=True)\n"
+        "time.sleep(60)\n"
+    )
+    child = subprocess.Popen(
+        [sys.executable, "-c", script, str(stuck), str(later)], stdout=subprocess.PIPE, text=True
+    )
+    assert child.stdout is not None
+    workers = [int(pid) for pid in child.stdout.readline().split()]
+    assert len(workers) == 2
+    child.kill()
+    child.wait()
+    deadline = time.monotonic() + 20
+    while any(pool.alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(pool.alive(pid) for pid in workers)
+    assert child.stdout.read() == ""  # EOF: no process is left holding the pipe

@@ -73,7 +73,9 @@ class ReadAhead:
         context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
         if context.get_start_method() == "forkserver":
             context.set_forkserver_preload(_PRELOAD)
-        self._executor = ProcessPoolExecutor(workers, mp_context=context)
+        self._executor = ProcessPoolExecutor(
+            workers, mp_context=context, initializer=_watch, initargs=(os.getpid(),)
+        )
         self._jobs = list(jobs)
         self._window = window or 2 * workers
         self._next = 0
@@ -107,3 +109,37 @@ class ReadAhead:
         for future in self._futures.values():
             future.cancel()
         self._executor.shutdown(wait=True, cancel_futures=True)
+
+
+def _watch(parent: int) -> None:
+    """In each worker: exit as soon as the capture process is gone. A killed capture stops no one
+    (its workers hold their own end of the work queue, so they would wait for work forever, and
+    keep the terminal or a hook's pipe open)."""
+    import threading
+    import time
+
+    def run() -> None:
+        while alive(parent):
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=run, name="reasonlessons-parent-watch", daemon=True).start()
+
+
+def alive(pid: int) -> bool:
+    """Whether `pid` still runs (a zombie, killed but not yet reaped, does not)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            state = handle.read().rsplit(b")", 1)[1].split()[0]
+        return state not in (b"Z", b"X")
+    except FileNotFoundError:
+        return False
+    except (OSError, IndexError):
+        pass  # no /proc (macOS): ask the kernel, which cannot tell a zombie
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
