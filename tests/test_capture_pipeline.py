@@ -444,3 +444,42 @@ def test_a_folder_stands_for_the_logs_at_any_depth(tmp_path: Path) -> None:
     second = _run(repo, sessions)
     assert second.files == 3
     assert second.unchanged == 2
+
+
+def test_a_long_run_killed_midway_resumes_from_what_it_saved(tmp_path: Path) -> None:
+    """A long run saves its progress now and then (evidence first, then checkpoints): killed
+    with no chance to clean up, the next run reads only the logs it had not finished."""
+    import subprocess
+    import sys
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "package.json").write_text('{"scripts": {"test": "vitest run"}}\n')
+    logs = tmp_path / "logs"
+    names = ("assertion", "esm-fix", "vitest-again", "vitest-not-found")  # read in this order
+    for name in names:
+        _copy_v1(name, logs)
+    for suffix in (".events.jsonl", ".jsonl", ".meta.json"):  # a fifth log, read last
+        shutil.copy(V1 / f"short{suffix}", logs / f"zz-later{suffix}")
+    script = (
+        "import os, sys\n"
+        "from pathlib import Path\n"
+        "from reasonlessons.capture import pipeline\n"
+        "from reasonlessons.project import open_project\n"
+        "pipeline.SAVE_EVERY = 0.0\n"
+        "def progress(state):\n"
+        "    if state.path is None and state.files_done == 4:\n"
+        "        os._exit(9)  # as SIGKILL: no finally, no flush\n"
+        "pipeline.capture(open_project(Path(sys.argv[1])), [Path(sys.argv[2])], progress=progress, jobs=1)\n"
+    )
+    killed = subprocess.run([sys.executable, "-c", script, str(repo), str(logs)], check=False)
+    assert killed.returncode == 9
+    candidate = repo / ".reasonix" / "lessons" / "_candidates" / "npm-test-vitest-not-found.md"
+    evidence = read_lesson(candidate, scope="candidate").meta["evidence"]
+    # vitest-again wrote it, vitest-not-found's evidence was pending: saved before the kill.
+    assert {e["session"] for e in evidence} == {"vitest-again#1", "vitest-not-found#1"}
+    report = _run(repo, logs)
+    assert report.files == 5
+    assert report.unchanged == 4  # the logs applied before the kill are not read again
+    again = read_lesson(candidate, scope="candidate").meta["evidence"]
+    assert len(again) == len({(e["session"], e["ref"]) for e in again})  # nothing added twice

@@ -40,10 +40,14 @@ class Learner:
         # Judges the lessons recalled into each session before new ones are extracted (AIP-11 distill).
         self.outcomes = SessionLearner(project, now=now or project.now())
 
-    def flush(self) -> None:
-        """Write the evidence gathered for existing lessons."""
+    def save(self) -> None:
+        """Write the evidence and learning counts gathered so far (a long run does, now and then)."""
         self.writer.flush()
         self.outcomes.save()
+
+    def flush(self) -> None:
+        """Write what is left at the end of a run, and note the warnings."""
+        self.save()
         self.report.notes.extend(self.outcomes.warnings)
         self.report.notes.extend(getattr(self.extract, "notes", []))
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
 __all__ = ["DEFAULT_IDLE_SECONDS", "CaptureReport", "Item", "Progress", "ProgressCallback", "capture"]
 
 DEFAULT_IDLE_SECONDS = 600.0
+SAVE_EVERY = 30.0  # seconds between saves of a long run's progress (checkpoints, evidence)
 
 
 @dataclass
@@ -134,6 +136,7 @@ class _Run:
         self.done = 0
         self.total = 0
         self.files_done = 0
+        self._saved = time.monotonic()
 
     def all(self, logs: list[_Log]) -> None:
         for log in logs:
@@ -152,6 +155,8 @@ class _Run:
                 if log.plan is not None:
                     self.one(log, ahead.take(log.ref.path) if ahead is not None else None)
                 self.files_done += 1
+                if time.monotonic() - self._saved >= SAVE_EVERY:
+                    self._save()
                 self._tick(None, 0)
         finally:
             if ahead is not None:
@@ -185,6 +190,14 @@ class _Run:
             str(self.project.loc.root),
             extract=self.extractor is None,
         )
+
+    def _save(self) -> None:
+        """Make what was applied so far durable: evidence and learning counts first, then the
+        checkpoints that say those logs are done (a capture killed later resumes from here)."""
+        if self._learner is not None:
+            self._learner.save()
+        self.checkpoints.save()
+        self._saved = time.monotonic()
 
     @property
     def learner(self) -> Learner:

@@ -96,6 +96,7 @@ class Summaries:
             for key in order[: len(self.data) - MAX_SESSIONS]:
                 del self.data[key]
         save_state(self.path, self.data, kind=SUMMARIES_KIND)
+        self._loaded = _fingerprint(self.data)  # saved: the next save writes only if it changes
 
 
 def _when(entry: Any) -> str:
