@@ -272,7 +272,7 @@ def redact(text: str) -> RedactResult:
 
 
 _MAX_ROUNDS = 8
-JOIN = "\n\x00\n"  # between strings scanned as one text: no secret pattern matches across it
+_JOIN = "\n\x00\n"  # between strings scanned as one text: no secret pattern matches across it
 
 
 @lru_cache(maxsize=4096)
@@ -312,14 +312,20 @@ def assert_clean(text: str) -> None:
         )
 
 
+def holds_secret(value: Any) -> bool:
+    """Whether any string inside `value` (a string, or lists and dicts of them) looks secret.
+
+    One scan of the distinct strings joined by _JOIN finds whatever scanning them one by one would
+    (no rule anchors at a string's start or end, none matches across _JOIN), so a clean value,
+    the common case, costs one pass however many strings it holds."""
+    strings = list(dict.fromkeys(_leaves(value)))
+    return bool(strings) and bool(_spans(_JOIN.join(strings)))
+
+
 def redact_value(value: Any) -> tuple[Any, list[str]]:
     """Redact every string inside a JSON/YAML-like value; returns (new value, kinds found)."""
-    if not isinstance(value, str):
-        strings = list(dict.fromkeys(_leaves(value)))
-        # As in scrub: one scan of the strings joined finds whatever scanning them one by one
-        # would (no rule anchors at a string's start or end), and a clean value is the common case.
-        if not strings or not _redact(JOIN.join(strings))[1]:  # cached: a re-check costs nothing
-            return value, []
+    if not isinstance(value, str) and not holds_secret(value):
+        return value, []
     return _redact_value(value)
 
 
@@ -356,11 +362,7 @@ def scrub(value: T, render: Callable[[T], str], *, line_bound: bool = False) -> 
     `line_bound` says the rendering never breaks a line inside a string or between a key and its
     value (JSON with one item per line): nothing secret can then span two lines, so the check of
     the rendering scans each distinct line once (a state document repeats most of its lines)."""
-    # One scan of the distinct strings joined by line breaks (a checkpoint document holds
-    # thousands) finds whatever scanning them one by one would; only a hit pays for the
-    # one-by-one pass.
-    strings = list(dict.fromkeys(_leaves(value)))
-    if strings and _spans(JOIN.join(strings)):
+    if holds_secret(value):  # a checkpoint document holds thousands of strings: one scan
         value = _redact_value(value)[0]
     text = render(value)
     if line_bound and not _spans("\n".join(dict.fromkeys(line.strip() for line in text.splitlines()))):

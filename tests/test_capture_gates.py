@@ -86,7 +86,7 @@ def test_redaction_fails_closed(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(gates, "redact", broken)
     monkeypatch.setattr(gates, "redact_value", broken)
-    monkeypatch.setattr(gates, "find_secrets", broken)  # the one-scan fast path breaks too
+    monkeypatch.setattr(gates, "holds_secret", broken)  # the one-scan fast path breaks too
     cleaned, why = gates.clean(_draft())
     assert cleaned is None
     assert "fail closed" in why

@@ -16,7 +16,7 @@ EXAMPLE = Path(__file__).resolve().parents[1] / ".reasonix-example"
 def test_missing_scanner_keeps_checkpoints_so_a_later_run_captures(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from reasonlessons.capture import gates
+    from reasonlessons import privacy, secretscan
     from reasonlessons.capture.pipeline import capture
 
     repo = tmp_path / "demo"
@@ -27,8 +27,10 @@ def test_missing_scanner_keeps_checkpoints_so_a_later_run_captures(
         raise ScannerUnavailableError("the secret scanner is unavailable (test)")
 
     with monkeypatch.context() as patched:
-        patched.setattr(gates, "assert_clean", unavailable)
-        patched.setattr(gates, "find_secrets", unavailable)  # the gates' two ways into the scanner
+        # Where a broken install fails: loading detect-secrets' detectors. Answers remembered
+        # from earlier scans in this process would hide it, as they would not in a fresh one.
+        privacy._redact.cache_clear()
+        patched.setattr(secretscan, "_detectors", unavailable)
         with pytest.raises(ScannerUnavailableError):
             capture(open_project(repo), logs)
     assert not list((repo / ".reasonix" / "lessons" / "_candidates").glob("npm-test*.md"))

@@ -18,7 +18,7 @@ from reasonlessons.capture.draft import CandidateDraft
 from reasonlessons.capture.observations import SessionObservations
 from reasonlessons.constants import NAME_RE
 from reasonlessons.lesson import OUTCOMES
-from reasonlessons.privacy import JOIN, assert_clean, find_secrets, redact, redact_value
+from reasonlessons.privacy import assert_clean, find_secrets, holds_secret, redact, redact_value
 from reasonlessons.secretscan import ScannerUnavailableError
 
 MIN_TOOL_CALLS = 3
@@ -74,8 +74,8 @@ def _clean_triggers(triggers: dict[str, list[str]]) -> dict[str, list[str]]:
 def sanitize(draft: CandidateDraft) -> CandidateDraft | None:
     """The draft with secrets redacted from every field, or None if it cannot be made clean."""
     try:
-        if not find_secrets(draft.name) and _all_clean(draft):
-            return replace(draft, triggers=_clean_triggers(draft.triggers))
+        if not holds_secret(_texts([draft])):  # the common case: one scan, nothing to redact
+            return _as_is(draft)
         description = redact(draft.description).text
         body = redact(draft.body).text
         triggers: Any = redact_value(draft.triggers)[0]
@@ -159,16 +159,26 @@ def prepare(drafts: list[CandidateDraft]) -> tuple[list[CandidateDraft], list[tu
     return kept, dropped
 
 
-def _all_clean(draft: CandidateDraft) -> bool:
-    """True when no field holds anything secret-looking: one scan of them all (the common case);
-    only a draft with a hit pays for the field-by-field redaction."""
-    fields = [draft.description, draft.body, draft.triggers, draft.claims, draft.tags, draft.fingerprint]
-    return not find_secrets(JOIN.join(dict.fromkeys(_strings([*fields, draft.extra()]))))
+def _texts(drafts: list[CandidateDraft]) -> list[Any]:
+    """Every field of the drafts that is written (the name, the body, the frontmatter)."""
+    return [
+        field
+        for d in drafts
+        for field in (d.name, d.description, d.body, d.triggers, d.claims, d.tags, d.fingerprint, d.extra())
+    ]
+
+
+def _as_is(draft: CandidateDraft) -> CandidateDraft:
+    """A draft with no secret, as sanitize returns it: only its trigger lists tidied."""
+    return replace(draft, triggers=_clean_triggers(draft.triggers))
 
 
 def clean(draft: CandidateDraft) -> tuple[CandidateDraft | None, str]:
     """The draft redacted and re-checked, or (None, why it must not be written)."""
-    cleaned = sanitize(draft)
+    return _verdict(sanitize(draft))
+
+
+def _verdict(cleaned: CandidateDraft | None) -> tuple[CandidateDraft | None, str]:
     if cleaned is None:
         return None, "could not be redacted cleanly (dropped, fail closed)"
     reason = problem(cleaned)
@@ -178,8 +188,11 @@ def clean(draft: CandidateDraft) -> tuple[CandidateDraft | None, str]:
 def clean_evidence(evidence: list[dict[str, str]]) -> list[dict[str, str]] | None:
     """Evidence entries redacted, or None when they cannot be made clean (fail closed)."""
     try:
+        if not holds_secret(evidence):
+            return evidence  # the common case: one scan
         redacted: list[dict[str, str]] = redact_value(evidence)[0]
-        assert_clean(JOIN.join(dict.fromkeys(_strings(redacted))))  # one scan, as in redact_value
+        if holds_secret(redacted):  # checked again: a redactor that missed must not get through
+            return None
     except ScannerUnavailableError:
         raise  # see sanitize: never turn a broken install into lost evidence
     except Exception:  # fail closed, as in sanitize
@@ -201,25 +214,16 @@ class Checked:
 def check_all(drafts: list[CandidateDraft]) -> list[Checked]:
     """`check` for one session's drafts: one scan of all their text when it is clean (the common
     case: evidence makes every session's text new, so no cache helps), else draft by draft."""
-    fields: list[Any] = []
-    for draft in drafts:
-        fields += [draft.name, draft.description, draft.body, draft.triggers, draft.claims, draft.tags]
-        fields += [draft.fingerprint, draft.extra()]
     try:
-        clean_all = bool(drafts) and not find_secrets(JOIN.join(dict.fromkeys(_strings(fields))))
+        clean_all = bool(drafts) and not holds_secret(_texts(drafts))
     except ScannerUnavailableError:
         raise
     except Exception:  # fail closed, as in sanitize: the slow path decides draft by draft
         clean_all = False
     if not clean_all:
         return [check(draft) for draft in drafts]
-    out = []
-    for draft in drafts:
-        cleaned = replace(draft, triggers=_clean_triggers(draft.triggers))
-        reason = problem(cleaned)
-        verdict = (None, reason) if reason is not None else (cleaned, "")
-        out.append(Checked(draft, verdict, draft.evidence))  # scanned with the rest: clean as it is
-    return out
+    # Scanned with the rest, each draft and its evidence are clean as they are.
+    return [Checked(draft, _verdict(_as_is(draft)), draft.evidence) for draft in drafts]
 
 
 def check(draft: CandidateDraft) -> Checked:

@@ -87,8 +87,7 @@ def capture(
     project.loc.ensure_state_dir()
     with locked(project.loc.state_dir / "capture.lock"):
         run = _Run(project, report, now or project.now(), idle_seconds, progress, extractor)
-        run.jobs, run.env = jobs, os.environ if env is None else env
-        run.all(logs)
+        run.all(logs, jobs=jobs, env=os.environ if env is None else env)
     return report
 
 
@@ -125,8 +124,6 @@ class _Run:
     ) -> None:
         self.project = project
         self.extractor = extractor
-        self.jobs: int | None = None
-        self.env: Mapping[str, str] = {}
         self.report = report
         self.now = now
         self.idle = idle_seconds
@@ -138,7 +135,7 @@ class _Run:
         self.files_done = 0
         self._saved = time.monotonic()
 
-    def all(self, logs: list[_Log]) -> None:
+    def all(self, logs: list[_Log], *, jobs: int | None = None, env: Mapping[str, str] | None = None) -> None:
         for log in logs:
             try:
                 log.identity = Identity.of(log.ref.path)
@@ -149,7 +146,7 @@ class _Run:
                 continue
             log.plan = plan(self.checkpoints.get(log.ref.path), log.identity, log.adapter.name, log.ref.path)
         self.total = sum(log.todo for log in logs)
-        ahead = self._read_ahead(logs)
+        ahead = self._read_ahead(logs, jobs, env or {})
         try:
             for log in logs:
                 if log.plan is not None:
@@ -165,17 +162,16 @@ class _Run:
                 self._learner.flush()
             self.checkpoints.save()
 
-    def _read_ahead(self, logs: list[_Log]) -> ReadAhead | None:
+    def _read_ahead(self, logs: list[_Log], jobs: int | None, env: Mapping[str, str]) -> ReadAhead | None:
         """A pool reading the logs with new bytes, when the run is big enough (capture/pool.py)."""
         from reasonlessons.capture import pool
 
-        jobs = [(self._job(log), log.todo) for log in logs if log.todo]
-        workers = pool.workers_for(jobs, self.jobs, self.env)
+        todo = [log for log in logs if log.todo]
+        workers = pool.workers_for([log.todo for log in todo], jobs, env)
         if not workers:
             return None
-        pooled = [job for job, size in jobs if 0 < size <= pool.MAX_FILE_BYTES]
         # The first log is read here, while the pool's processes start.
-        return pool.ReadAhead(pooled[1:] if pooled[0] is jobs[0][0] else pooled, workers)
+        return pool.ReadAhead([self._job(log) for log in todo[1:] if pool.poolable(log.todo)], workers)
 
     def _job(self, log: _Log) -> ReadJob:
         start = log.plan

@@ -43,21 +43,26 @@ def cpus() -> int:
         return os.cpu_count() or 1
 
 
-def workers_for(jobs: Sequence[tuple[ReadJob, int]], wanted: int | None, env: Mapping[str, str]) -> int:
-    """How many worker processes to read `jobs` ((job, bytes to read) pairs) with; 0 for none.
+def poolable(size: int) -> bool:
+    """Whether a log with `size` bytes to read goes to the pool (else it is read in-process)."""
+    return 0 < size <= MAX_FILE_BYTES
+
+
+def workers_for(sizes: Sequence[int], wanted: int | None, env: Mapping[str, str]) -> int:
+    """How many worker processes to read logs with `sizes` bytes to read; 0 for none.
 
     `wanted` (the `--jobs` option) wins, then $REASONLESSONS_CAPTURE_JOBS; by default one per CPU
-    up to DEFAULT_MAX_WORKERS, only for a run big enough to repay starting them. One job or one
+    up to DEFAULT_MAX_WORKERS, only for a run big enough to repay starting them. One log or one
     worker reads in-process."""
-    poolable = [size for _, size in jobs if 0 < size <= MAX_FILE_BYTES]
+    pooled = [size for size in sizes if poolable(size)]
     if wanted is None and env.get(ENV_WORKERS, "").strip():
         try:
             wanted = int(env[ENV_WORKERS])
         except ValueError:
             wanted = None
     if wanted is None:
-        wanted = min(cpus(), DEFAULT_MAX_WORKERS) if sum(poolable) >= MIN_BYTES else 0
-    count = min(wanted, len(poolable))
+        wanted = min(cpus(), DEFAULT_MAX_WORKERS) if sum(pooled) >= MIN_BYTES else 0
+    count = min(wanted, len(pooled))
     return count if count >= 2 else 0
 
 
