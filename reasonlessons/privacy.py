@@ -312,14 +312,31 @@ def assert_clean(text: str) -> None:
         )
 
 
+_KNOWN_CLEAN: dict[str, None] = {}  # strings a scan found clean, oldest first
+_KNOWN_CLEAN_MAX = 8192
+_KNOWN_CLEAN_LEN = 4096  # longer strings are rarely seen twice: not worth holding
+
+
 def holds_secret(value: Any) -> bool:
     """Whether any string inside `value` (a string, or lists and dicts of them) looks secret.
 
     One scan of the distinct strings joined by _JOIN finds whatever scanning them one by one would
     (no rule anchors at a string's start or end, none matches across _JOIN), so a clean value,
-    the common case, costs one pass however many strings it holds."""
-    strings = list(dict.fromkeys(_leaves(value)))
-    return bool(strings) and bool(_spans(_JOIN.join(strings)))
+    the common case, costs one pass however many strings it holds. Strings found clean before are
+    left out of it: captured lessons repeat the same sentences session after session, and only
+    their evidence is new."""
+    known = _KNOWN_CLEAN
+    strings = [s for s in dict.fromkeys(_leaves(value)) if s not in known]
+    if not strings:
+        return False
+    if _spans(_JOIN.join(strings)):
+        return True
+    for string in strings:
+        if len(string) <= _KNOWN_CLEAN_LEN:
+            if len(known) >= _KNOWN_CLEAN_MAX:
+                del known[next(iter(known))]
+            known[string] = None
+    return False
 
 
 def redact_value(value: Any) -> tuple[Any, list[str]]:

@@ -90,3 +90,43 @@ def test_redact_value_walks_nested_data() -> None:
 def test_anonymize_paths_hides_other_peoples_home_directories() -> None:
     text = r"/home/ana/proj/a.py and /Users/bo/x and C:\Users\yu\AppData\Local and /opt/app/b"
     assert anonymize_paths(text) == r"~/proj/a.py and ~/x and ~\AppData\Local and /opt/app/b"
+
+
+def test_holds_secret_scans_each_clean_string_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    from reasonlessons import privacy
+
+    monkeypatch.setattr(privacy, "_KNOWN_CLEAN", {})
+    scanned: list[str] = []
+    real = privacy._spans
+
+    def spans(text: str) -> list[tuple[int, int, str]]:
+        scanned.append(text)
+        return real(text)
+
+    monkeypatch.setattr(privacy, "_spans", spans)
+    body = "- Run `npx vitest run`, not `npm test`: here `npm test` fails with `vitest: not found`."
+    assert not privacy.holds_secret({"body": body, "evidence": [{"ref": "log:1"}]})
+    assert not privacy.holds_secret({"body": body, "evidence": [{"ref": "log:9"}]})
+    assert scanned[1] == "log:9"  # the body was found clean before: only the new string is scanned
+    assert not privacy.holds_secret([body, "log:9"])
+    assert len(scanned) == 2  # nothing new, no scan at all
+
+
+def test_holds_secret_still_finds_a_secret_beside_known_clean_ones(monkeypatch: pytest.MonkeyPatch) -> None:
+    from reasonlessons import privacy
+
+    monkeypatch.setattr(privacy, "_KNOWN_CLEAN", {})
+    assert not privacy.holds_secret(["plain words", "more plain words"])
+    assert privacy.holds_secret(["plain words", f"git clone https://{GITHUB}@github.com/x/y"])
+    assert privacy.holds_secret([f"git clone https://{GITHUB}@github.com/x/y"])  # never remembered as clean
+
+
+def test_holds_secret_memory_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    from reasonlessons import privacy
+
+    monkeypatch.setattr(privacy, "_KNOWN_CLEAN", {})
+    monkeypatch.setattr(privacy, "_KNOWN_CLEAN_MAX", 10)
+    for n in range(25):
+        assert not privacy.holds_secret([f"line number {n}", "x" * (privacy._KNOWN_CLEAN_LEN + 1)])
+    # The newest are kept; a long string never is.
+    assert list(privacy._KNOWN_CLEAN) == [f"line number {n}" for n in range(15, 25)]

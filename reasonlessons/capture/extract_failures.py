@@ -52,6 +52,7 @@ def command_fix(obs: CommandFix, ctx: Context) -> CandidateDraft | None:
     elif failed.argv[1:] == fix.argv[1:] and not failed.env and not fix.env:
         bad, good = failed.argv[0], fix.argv[0]  # `python3`, not `python`: the program is the lesson
     line = ctx.clean(obs.failure.line or obs.failure.sig)
+    short = signals.short(line)  # = _short(obs.failure, ctx)
     bullets = [
         f"- Run {code(good)}, not {code(bad)}: here {code(bad)} fails with {code(line)}{_exit(obs.failure)}."
     ]
@@ -63,12 +64,8 @@ def command_fix(obs: CommandFix, ctx: Context) -> CandidateDraft | None:
     if obs.repeats > 1:
         bullets.append(f"- The agent retried {code(bad)} {obs.repeats} times before switching.")
     return CandidateDraft(
-        name=slug(
-            _short(obs.failure, ctx)
-            if bad in _short(obs.failure, ctx)
-            else f"{bad} {_short(obs.failure, ctx)}"
-        ),
-        description=_fix_description(bad, good, _short(obs.failure, ctx)),
+        name=slug(short if bad in short else f"{bad} {short}"),
+        description=_fix_description(bad, good, short),
         body="\n".join(bullets[:3]),
         kind="command-fix",
         fingerprint=fpi.merge(

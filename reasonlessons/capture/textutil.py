@@ -4,7 +4,7 @@ to turn log locations and quoted output into text fit for a committed lesson."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from reasonlessons.capture.edits import relative
@@ -23,6 +23,7 @@ class Context:
     session: str
     facts: RepoFacts
     cwd: str | None = None
+    _files: dict[str, str] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @property
     def root(self) -> Path:
@@ -47,9 +48,12 @@ class Context:
         """A log location without absolute paths: repo-relative inside the repo, else the file name."""
         match = _REF.match(raw_ref)
         path, suffix = (match.group(1), match.group(2) or "") if match else (raw_ref, "")
-        rel = relative(path, (str(self.root),)) if Path(path).is_absolute() else path
-        if rel is None or rel.startswith(".."):
-            rel = re.split(r"[\\/]", path)[-1]
+        rel = self._files.get(path)
+        if rel is None:  # a session's refs are lines of one or two files: work each file out once
+            rel = relative(path, (str(self.root),)) if Path(path).is_absolute() else path
+            if rel is None or rel.startswith(".."):
+                rel = re.split(r"[\\/]", path)[-1]
+            self._files[path] = rel
         return anonymize_paths(rel + suffix)
 
     def evidence(self, *raw_refs: str) -> list[dict[str, str]]:
