@@ -62,16 +62,20 @@ def explicit(
         if path.is_dir() and (adapter is None or not adapter.sniff(b"", path)):
             found.extend(explicit(_walk(path), chosen, skip))
         elif adapter is None:
-            known = ", ".join(adapters.names())
-            skip(
-                str(given),
-                "a companion file, read with its event log"
-                if _companion(path)
-                else f"not a session log of a known agent ({known})",
-            )
+            skip(str(given), _why_skipped(path))
         else:
             found.append((SessionRef(adapter.name, path), adapter))
     return found
+
+
+def _why_skipped(path: Path) -> str:
+    from reasonlessons.capture import adapters
+    from reasonlessons.capture.otherfiles import why_not_a_log
+
+    if _companion(path):
+        return "a companion file, read with its event log"
+    known = ", ".join(adapters.names())
+    return why_not_a_log(path) or f"not a session log of a known agent ({known})"
 
 
 def _walk(folder: Path) -> list[Path]:
