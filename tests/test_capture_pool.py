@@ -117,9 +117,7 @@ def test_a_dead_worker_leaves_the_rest_to_the_main_process(tmp_path: Path) -> No
         ahead.close()
 
 
-def test_the_jobs_option(
-    cli_invoke: Callable[..., CliResult], make_repo: Callable[[str], Path]
-) -> None:
+def test_the_jobs_option(cli_invoke: Callable[..., CliResult], make_repo: Callable[[str], Path]) -> None:
     repo = make_repo("capture-node")
     logs = _logs(repo / "logs")
     doc = cli_invoke("capture", "--repo", repo, "--jobs", "2", "--json", *logs).json()

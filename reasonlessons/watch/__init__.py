@@ -1,14 +1,14 @@
 """`reasonlessons watch`: keep lesson staleness live and capture sessions as they end.
 
-    plan.py      pure: lessons + locations -> what to watch, and the path filter `relevant`
-    watchset.py  the plan against the file system: missing targets, ignored subtrees, coalescing
-    debounce.py  quiet window + maximum wait between the observer thread and the main loop
-    observer.py  the one watchdog user (native events), or poller.py's stat() poller for --poll
-    lessons.py   the lessons being watched, their drift, and stale/fresh transitions
-    sessions.py  session log locations of this repo, idle/ended tracking
-    pidlock.py   one daemon per repository
-    daemon.py    the loop: takes a stop event and an `emit(event)` callback, never prints
-    integrations.py  the capture pipeline and the Reasonix export, as the daemon calls them
+plan.py      pure: lessons + locations -> what to watch, and the path filter `relevant`
+watchset.py  the plan against the file system: missing targets, ignored subtrees, coalescing
+debounce.py  quiet window + maximum wait between the observer thread and the main loop
+observer.py  the one watchdog user (native events), or poller.py's stat() poller for --poll
+lessons.py   the lessons being watched, their drift, and stale/fresh transitions
+sessions.py  session log locations of this repo, idle/ended tracking
+pidlock.py   one daemon per repository
+daemon.py    the loop: takes a stop event and an `emit(event)` callback, never prints
+integrations.py  the capture pipeline and the Reasonix export, as the daemon calls them
 """
 
 from __future__ import annotations

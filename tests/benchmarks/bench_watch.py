@@ -199,10 +199,14 @@ def main() -> int:
         print(f"RSS             {rss:>10}   peak {hwm}, after the edits {rss_busy} (target < 100 MB)")
         print(f"startup         {startup:7.2f} s    (first full check of 1,000 lessons, watches scheduled)")
         full, small = covered_dirs(root, 1000), covered_dirs(root, 100)
-        print(f"OS watches      {watches_full:7d}      1,000 lessons: {full} fingerprinted dirs"
-              f" ({total_dirs} in the work tree)")
-        print(f"OS watches      {watches_small:7d}      100 lessons:   {small} fingerprinted dirs "
-              f"({replanned:.1f}s from deleting 900 lesson files to the re-planned watch set)")
+        print(
+            f"OS watches      {watches_full:7d}      1,000 lessons: {full} fingerprinted dirs"
+            f" ({total_dirs} in the work tree)"
+        )
+        print(
+            f"OS watches      {watches_small:7d}      100 lessons:   {small} fingerprinted dirs "
+            f"({replanned:.1f}s from deleting 900 lesson files to the re-planned watch set)"
+        )
         return 0 if code == 0 else 1
     finally:
         shutil.rmtree(tmp, ignore_errors=True)  # with --keep the repository lives elsewhere
@@ -213,4 +217,3 @@ def main() -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
-
