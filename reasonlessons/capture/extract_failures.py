@@ -52,7 +52,7 @@ def command_fix(obs: CommandFix, ctx: Context) -> CandidateDraft | None:
     elif failed.argv[1:] == fix.argv[1:] and not failed.env and not fix.env:
         bad, good = failed.argv[0], fix.argv[0]  # `python3`, not `python`: the program is the lesson
     line = ctx.clean(obs.failure.line or obs.failure.sig)
-    short = signals.short(line)  # = _short(obs.failure, ctx)
+    short = _short(obs.failure, ctx)  # once: the name and the description both quote it
     bullets = [
         f"- Run {code(good)}, not {code(bad)}: here {code(bad)} fails with {code(line)}{_exit(obs.failure)}."
     ]

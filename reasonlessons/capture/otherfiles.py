@@ -34,11 +34,11 @@ def why_not_a_log(path: Path) -> str | None:
         return f"a Reasonix usage log (token counts per model call): {_NO_EVENTS}"
     if {"ts", "model", "usage_source"} <= keys or {"ts", "source", "turn"} <= keys:
         return f"a Reasonix v2 usage statistics file (token counts per request): {_NO_EVENTS}"
-    opening = head.lstrip()[:1]
-    if opening == b"{" and all(f'"{key}"'.encode() in head for key in _METRICS_KEYS):
+    if not head.lstrip().startswith(b"{"):
+        return None
+    # One pretty-printed JSON document: its head does not parse, so its keys are looked for as text.
+    if all(f'"{key}"'.encode() in head for key in _METRICS_KEYS):
         return f"a Reasonix v2 run metrics file (totals of one run): {_NO_EVENTS}"
-    if opening == b"{" and (
-        path.suffix == ".traj" or b'"trajectory_format"' in head or b'"trajectory"' in head
-    ):
+    if path.suffix == ".traj" or b'"trajectory_format"' in head or b'"trajectory"' in head:
         return "a SWE-agent trajectory: no adapter reads this format yet"
     return None
