@@ -12,15 +12,15 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 _EXPORTS = {
-    "Lesson": "reasonlessons.lesson",
-    "check_name": "reasonlessons.lesson",
-    "Locations": "reasonlessons.locations",
-    "LessonStore": "reasonlessons.store",
-    "Scan": "reasonlessons.store",
-    "BadEntry": "reasonlessons.store",
-    "read_lesson": "reasonlessons.lessonfile",
-    "render_lesson": "reasonlessons.lessonfile",
-    "validate": "reasonlessons.validate",
+    "Lesson": "reasonlessons.lessons.model",
+    "check_name": "reasonlessons.lessons.model",
+    "Locations": "reasonlessons.lessons.locations",
+    "LessonStore": "reasonlessons.store.scopes",
+    "Scan": "reasonlessons.store.scopes",
+    "BadEntry": "reasonlessons.store.scopes",
+    "read_lesson": "reasonlessons.lessons.file",
+    "render_lesson": "reasonlessons.lessons.file",
+    "validate": "reasonlessons.store.validate",
     "ReasonLessonsError": "reasonlessons.errors",
     "UsageError": "reasonlessons.errors",
     "LessonFileError": "reasonlessons.errors",
@@ -66,12 +66,12 @@ if TYPE_CHECKING:
         UsageError,
     )
     from reasonlessons.interop.api import export_lessons, import_lessons
-    from reasonlessons.lesson import Lesson, check_name
-    from reasonlessons.lessonfile import read_lesson, render_lesson
-    from reasonlessons.locations import Locations
+    from reasonlessons.lessons.file import read_lesson, render_lesson
+    from reasonlessons.lessons.locations import Locations
+    from reasonlessons.lessons.model import Lesson, check_name
     from reasonlessons.recall.api import Recaller, RecallResult
-    from reasonlessons.store import BadEntry, LessonStore, Scan
-    from reasonlessons.validate import validate
+    from reasonlessons.store.scopes import BadEntry, LessonStore, Scan
+    from reasonlessons.store.validate import validate
 
 
 def __getattr__(name: str) -> Any:

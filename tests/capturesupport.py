@@ -4,19 +4,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from reasonlessons.capture.adapters import detect
-from reasonlessons.capture.draft import CandidateDraft
-from reasonlessons.capture.events import Event, ReadStats
-from reasonlessons.capture.extract import extract
-from reasonlessons.capture.fingerprint_infer import RepoFacts
-from reasonlessons.capture.observations import SessionObservations
-from reasonlessons.capture.reducer import SessionReducer
-from reasonlessons.capture.textutil import Context
+from reasonlessons.capture.extract.context import Context
+from reasonlessons.capture.extract.draft import CandidateDraft
+from reasonlessons.capture.extract.fingerprints import RepoFacts
+from reasonlessons.capture.extract.heuristic import extract
+from reasonlessons.capture.reduce.observations import SessionObservations
+from reasonlessons.capture.reduce.reducer import SessionReducer
+from reasonlessons.sessions.adapters import detect
+from reasonlessons.sessions.events import Event, ReadStats
+from tests.paths import RESOURCES
 
-RESOURCES = Path(__file__).parent / "resources"
 CAPTURE = RESOURCES / "capture"
 NODE_REPO = RESOURCES / "repos" / "capture-node"
-SHARED_FIXTURES = Path(__file__).resolve().parents[2] / "shared" / "fixtures"
 
 
 def events_of(path: Path) -> list[Event]:

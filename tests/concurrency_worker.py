@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from reasonlessons.errors import LessonExistsError, LessonNotFoundError
-from reasonlessons.project import open_project
+from reasonlessons.store.project import open_project
 
 # Losing a race is a clean, explained refusal; anything else is a bug.
 EXPECTED = (LessonNotFoundError, LessonExistsError)
@@ -67,13 +67,13 @@ def _one(
             return
         out["names"].append(project.store.promote(rng.choice(candidates)).name)
     elif role == "refresh":
-        from reasonlessons.staleness import refresh
+        from reasonlessons.stale.scan import refresh
 
         if n % 3 == 0:
             package = repo / "package.json"
             doc = json.loads(package.read_text())
             doc["scripts"]["test"] = f"vitest run --worker={ident}-{n}"
-            from reasonlessons.atomic import write_atomic
+            from reasonlessons.support.atomic import write_atomic
 
             write_atomic(package, (json.dumps(doc, indent=2) + "\n").encode())
         refresh(project, all=True)

@@ -11,8 +11,7 @@ from pathlib import Path
 
 import pytest
 
-RESOURCES = Path(__file__).parent / "resources"
-SHARED_FIXTURES = Path(__file__).resolve().parents[2] / "shared" / "fixtures"
+from tests.paths import RESOURCES
 
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "Test Author",

@@ -11,13 +11,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from reasonlessons.errors import LessonFileError
-from reasonlessons.lessonfile import read_lesson
-from reasonlessons.locations import Locations
-from reasonlessons.store import LessonStore, content_key
+from reasonlessons.lessons.file import read_lesson
+from reasonlessons.lessons.locations import Locations
+from reasonlessons.store.scopes import LessonStore, content_key
 from tests import sessionlogs
+from tests.paths import RESOURCES
 
 STRESS = os.environ.get("REASONLESSONS_STRESS", "") not in ("", "0")
-RESOURCES = Path(__file__).parent / "resources"
 
 
 def scaled(ci: int, stress: int) -> int:

@@ -7,10 +7,11 @@ minItems, minLength, maxLength, minimum and oneOf: enough for Claude Code's hook
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
-RESOURCES = Path(__file__).parent / "resources" / "integrations"
+from tests.paths import RESOURCES
+
+RESOURCES = RESOURCES / "integrations"
 _TYPES: dict[str, tuple[type, ...]] = {
     "object": (dict,),
     "array": (list,),

@@ -6,14 +6,15 @@ import datetime as dt
 import json
 from pathlib import Path
 
-from reasonlessons.capture.adapters import detect
-from reasonlessons.capture.events import ReadStats
 from reasonlessons.learning.trace import SessionTrace
-from reasonlessons.project import Project, open_project
 from reasonlessons.recall.api import recall
 from reasonlessons.recall.result import RecallResult
+from reasonlessons.sessions.adapters import detect
+from reasonlessons.sessions.events import ReadStats
+from reasonlessons.store.project import Project, open_project
+from tests.paths import RESOURCES
 
-LEARNING = Path(__file__).parent / "resources" / "learning"
+LEARNING = RESOURCES / "learning"
 NOW = dt.datetime(2026, 5, 10, 8, 0, tzinfo=dt.UTC)
 NPM_LESSON = "use-npm-test"
 NPM_BODY = "- Run `npm test`, not `npx jest`: here `npx jest` fails with `sh: 1: jest: not found` (exit 127)."

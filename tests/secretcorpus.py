@@ -15,7 +15,8 @@ import random
 import string
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
+
+from tests.paths import PACKAGE
 
 ALNUM = string.ascii_letters + string.digits
 UPPER_DIGITS = string.ascii_uppercase + string.digits
@@ -162,9 +163,8 @@ def corpus(seed: int = 7) -> list[Secret]:
     return [make(rng) for make in MAKERS]
 
 
-PACKAGE = Path(__file__).resolve().parents[1] / "reasonlessons"
 # Modules that spell secret formats out on purpose (patterns, examples in docstrings).
-_PATTERN_MODULES = {"privacy.py", "secretscan.py", "trust.py"}
+_PATTERN_MODULES = {"redact.py", "secretscan.py", "trust.py"}
 
 
 def ordinary_lines(seed: int = 11) -> list[str]:

@@ -17,12 +17,13 @@ from pathlib import Path
 
 import pytest
 
-from reasonlessons.locations import Locations
+from reasonlessons.lessons.locations import Locations
 from tests import hardening as h
+from tests.paths import REPO_ROOT
 
 SECONDS = h.scaled(ci=8, stress=30)
 ROLES = ["add", "capture", "promote", "refresh", "recall"] * 3
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = REPO_ROOT
 
 
 @pytest.mark.slow

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from reasonlessons.locations import Locations
+from reasonlessons.lessons.locations import Locations
 from tests import hardening as h
 
 ROUNDS = h.scaled(ci=50, stress=250)

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
 from reasonlessons.cli import build_app
-
-DOCS = Path(__file__).resolve().parents[1] / "docs"
+from tests.paths import DOCS
 
 
 def _commands() -> list[tuple[str, list[str], str | None]]:

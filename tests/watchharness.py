@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from reasonlessons.project import Project, open_project
+from reasonlessons.store.project import Project, open_project
 from reasonlessons.watch.daemon import CaptureFn, Daemon, FindSessions, WatchOptions
 
 TIMEOUT = 15.0

@@ -14,8 +14,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from reasonlessons.hashing import digest
-from reasonlessons.state import load_state, save_state
+from reasonlessons.store.state import load_state, save_state
+from reasonlessons.support.hashing import digest
 
 FILE_NAME = "capture-checkpoints.json"
 _KIND = "capture-checkpoints"

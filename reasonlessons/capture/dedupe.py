@@ -16,10 +16,10 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
-from reasonlessons.capture.draft import CandidateDraft
-from reasonlessons.hashing import text_key
-from reasonlessons.lesson import Lesson
-from reasonlessons.store import content_key
+from reasonlessons.capture.extract.draft import CandidateDraft
+from reasonlessons.lessons.model import Lesson
+from reasonlessons.store.scopes import content_key
+from reasonlessons.support.hashing import text_key
 
 JACCARD_MIN = 0.8
 _TOKEN = re.compile(r"[a-z0-9]+(?:[._:/-][a-z0-9]+)*")

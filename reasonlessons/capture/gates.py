@@ -14,12 +14,12 @@ from functools import lru_cache
 from typing import Any
 
 from reasonlessons.capture.dedupe import as_lesson, find_duplicate
-from reasonlessons.capture.draft import CandidateDraft
-from reasonlessons.capture.observations import SessionObservations
+from reasonlessons.capture.extract.draft import CandidateDraft
+from reasonlessons.capture.reduce.observations import SessionObservations
 from reasonlessons.constants import NAME_RE
-from reasonlessons.lesson import OUTCOMES
-from reasonlessons.privacy import assert_clean, find_secrets, holds_secret, redact, redact_value
-from reasonlessons.secretscan import ScannerUnavailableError
+from reasonlessons.lessons.model import OUTCOMES
+from reasonlessons.safety.redact import assert_clean, find_secrets, holds_secret, redact, redact_value
+from reasonlessons.safety.secretscan import ScannerUnavailableError
 
 MIN_TOOL_CALLS = 3
 MAX_PER_SESSION = 5
@@ -55,7 +55,7 @@ def problem(draft: CandidateDraft) -> str | None:
 
 @lru_cache(maxsize=1024)
 def _pattern_problem(pattern: str) -> str | None:
-    from reasonlessons.linear_re import problem
+    from reasonlessons.safety.linear_re import problem
 
     return problem(pattern)
 

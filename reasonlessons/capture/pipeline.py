@@ -15,18 +15,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from reasonlessons.atomic import locked
-from reasonlessons.capture import sources
 from reasonlessons.capture.checkpoint import Checkpoints, FileCheckpoint, Identity, Plan, plan
-from reasonlessons.capture.events import SessionRef
 from reasonlessons.capture.reading import READ_ERRORS, FileRead, ReadJob, SessionRead, read_sessions
 from reasonlessons.capture.report import CaptureReport, Item, Progress, ProgressCallback
+from reasonlessons.sessions import sources
+from reasonlessons.sessions.events import SessionRef
+from reasonlessons.support.atomic import locked
 
 if TYPE_CHECKING:
-    from reasonlessons.capture.adapters import Adapter
-    from reasonlessons.capture.learn import Extractor, Learner
+    from reasonlessons.capture.apply import Extractor, Learner
     from reasonlessons.capture.pool import ReadAhead
-    from reasonlessons.project import Project
+    from reasonlessons.sessions.adapters import Adapter
+    from reasonlessons.store.project import Project
 
 __all__ = ["DEFAULT_IDLE_SECONDS", "CaptureReport", "Item", "Progress", "ProgressCallback", "capture"]
 
@@ -63,7 +63,7 @@ def capture(
 ) -> CaptureReport:
     """Read session logs (`paths`, or this repo's logs found in each agent's standard location) and
     write new candidates; a re-run on unchanged logs reads and writes nothing. `extractor` replaces
-    the heuristic one (e.g. the LLM extractor, reasonlessons/extract_llm/). `jobs` is how many
+    the heuristic one (e.g. the LLM extractor, reasonlessons/capture/extract/llm/). `jobs` is how many
     processes read logs (capture/pool.py; by default one per CPU when the run is big)."""
     report = CaptureReport()
     discovered = None if paths else sources.discovered(project.loc.root, agent, env=env, home=home)
@@ -71,7 +71,7 @@ def capture(
     if files and _all_unchanged(project, files, agent):
         report.files = report.unchanged = len(files)
         return report  # the common re-run: no adapter loaded, no lock taken, nothing read
-    from reasonlessons.capture import adapters
+    from reasonlessons.sessions import adapters
 
     chosen = None if agent == "auto" else adapters.get(agent)  # raises a usage error early
     if paths:
@@ -199,7 +199,7 @@ class _Run:
     def learner(self) -> Learner:
         """What turns sessions into candidates; loaded only when some log has something new."""
         if self._learner is None:
-            from reasonlessons.capture.learn import Learner
+            from reasonlessons.capture.apply import Learner
 
             self._learner = Learner(self.project, self.report, now=self.now, extractor=self.extractor)
         return self._learner
@@ -262,7 +262,7 @@ class _Run:
         )
 
     def _idle(self, log: _Log) -> bool:
-        from reasonlessons.capture.lines import is_idle
+        from reasonlessons.sessions.jsonl import is_idle
 
         target = log.ref.path / "events.frames" if log.ref.path.is_dir() else log.ref.path
         try:

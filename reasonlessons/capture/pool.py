@@ -17,7 +17,7 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 from reasonlessons.capture.reading import FileRead, ReadJob, read_file
-from reasonlessons.secretscan import PLUGINS
+from reasonlessons.safety.secretscan import PLUGINS
 
 ENV_WORKERS = "REASONLESSONS_CAPTURE_JOBS"
 MIN_BYTES = 32 << 20  # below this a run takes well under a second: starting workers is not worth it
@@ -26,9 +26,9 @@ DEFAULT_MAX_WORKERS = 4  # each worker holds its own ~40 MB of interpreter and c
 # What every worker needs, imported once by the fork server rather than by each worker.
 _PRELOAD = [
     "reasonlessons.capture.reading",
-    "reasonlessons.capture.adapters",
-    "reasonlessons.capture.reducer",
-    "reasonlessons.capture.extract",
+    "reasonlessons.sessions.adapters",
+    "reasonlessons.capture.reduce.reducer",
+    "reasonlessons.capture.extract.heuristic",
     "reasonlessons.capture.gates",
     "detect_secrets.filters.heuristic",
     *(f"detect_secrets.plugins.{module}" for module, _ in PLUGINS),

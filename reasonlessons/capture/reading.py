@@ -13,16 +13,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from reasonlessons.capture.errors import MissingDependencyError, UnsupportedLogError
-from reasonlessons.capture.events import ReadStats
-from reasonlessons.capture.fingerprint_infer import RepoFacts
-from reasonlessons.capture.observations import SessionObservations
-from reasonlessons.capture.textutil import Context
+from reasonlessons.capture.extract.context import Context
+from reasonlessons.capture.extract.fingerprints import RepoFacts
+from reasonlessons.capture.reduce.observations import SessionObservations
 from reasonlessons.learning.trace import SessionTrace
+from reasonlessons.sessions.errors import MissingDependencyError, UnsupportedLogError
+from reasonlessons.sessions.events import ReadStats
 
 if TYPE_CHECKING:
     from reasonlessons.capture.gates import Checked
-    from reasonlessons.capture.reducer import SessionReducer
+    from reasonlessons.capture.reduce.reducer import SessionReducer
 
 # What a log that cannot be read raises; anything else is a bug and propagates.
 READ_ERRORS = (UnsupportedLogError, MissingDependencyError, OSError, ValueError)
@@ -77,8 +77,8 @@ def read_sessions(
     go to `into`; `tick(bytes read)` is called every PROGRESS_EVERY events; `facts` are the
     repository's, for the extractor (read afresh when not given). Raises READ_ERRORS.
     """
-    from reasonlessons.capture import adapters
-    from reasonlessons.capture.reducer import SessionReducer
+    from reasonlessons.capture.reduce.reducer import SessionReducer
+    from reasonlessons.sessions import adapters
 
     if job.extract and facts is None:
         facts = RepoFacts(Path(job.root))
@@ -124,7 +124,7 @@ def read_sessions(
 def _finished(reducer: SessionReducer, trace: SessionTrace, facts: RepoFacts | None) -> SessionRead:
     """The session with its drafts: extraction is pure, so it runs where the reading does."""
     from reasonlessons.capture import gates
-    from reasonlessons.capture.extract import extract
+    from reasonlessons.capture.extract.heuristic import extract
 
     read = SessionRead(reducer.finish(), trace)
     if facts is not None and gates.session_skip_reason(read.obs, complete=True) is None:

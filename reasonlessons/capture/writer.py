@@ -13,15 +13,15 @@ from pathlib import Path
 from typing import Any
 
 from reasonlessons.capture.dedupe import find_duplicate
-from reasonlessons.capture.draft import CandidateDraft
+from reasonlessons.capture.extract.draft import CandidateDraft
 from reasonlessons.capture.gates import Checked, clean, clean_evidence, merge_evidence, merge_outcome
 from reasonlessons.constants import SCOPE_CANDIDATE
 from reasonlessons.errors import LessonFileError
-from reasonlessons.lesson import Lesson
-from reasonlessons.lessonfile import render_lesson
-from reasonlessons.privacy import SecretFoundError, assert_clean
-from reasonlessons.project import Project
-from reasonlessons.state import load_state, save_state
+from reasonlessons.lessons.file import render_lesson
+from reasonlessons.lessons.model import Lesson
+from reasonlessons.safety.redact import SecretFoundError, assert_clean
+from reasonlessons.store.project import Project
+from reasonlessons.store.state import load_state, save_state
 
 EVIDENCE_STATE = "capture-evidence.json"
 _KIND = "capture-evidence"
@@ -112,9 +112,9 @@ class CandidateWriter:
 
     def _clean_fingerprint(self, entries: list[str]) -> list[str]:
         """Drop entries whose current value looks secret: their short values get recorded in the file."""
-        from reasonlessons import jsonio
-        from reasonlessons.capture.fingerprint_infer import RepoFacts
-        from reasonlessons.privacy import find_secrets
+        from reasonlessons.capture.extract.fingerprints import RepoFacts
+        from reasonlessons.safety.redact import find_secrets
+        from reasonlessons.support import jsonio
 
         facts = RepoFacts(self.project.loc.root)
         kept = []
@@ -173,7 +173,7 @@ class CandidateWriter:
 
     def flush(self) -> None:
         """Write the evidence noted since the last flush: candidate files, then local state."""
-        from reasonlessons.lessonfile import read_lesson
+        from reasonlessons.lessons.file import read_lesson
 
         pending, self._pending = self._pending, {}
         state_changed = False

@@ -8,8 +8,8 @@ from typing import Annotated, Any
 
 import typer
 
-from reasonlessons import jsonio
 from reasonlessons.errors import UsageError
+from reasonlessons.support import jsonio
 
 app = typer.Typer(
     name="reasonlessons",
@@ -40,7 +40,7 @@ JsonOption = Annotated[
 
 def open_project(repo: Path | None) -> Any:
     """The Project for `--repo` (imported lazily so `--help` stays fast)."""
-    from reasonlessons.project import open_project as _open
+    from reasonlessons.store.project import open_project as _open
 
     return _open(repo)
 

@@ -46,7 +46,7 @@ def capture(
     repo: RepoOption = None,
 ) -> None:
     """Read session logs and write new candidate lessons; re-running on the same logs writes nothing."""
-    from reasonlessons.capture.fastcli import run
+    from reasonlessons.cli.fast.capture import run
 
     code = run(repo, list(logs or []), agent=agent, as_json=json, extractor=extractor, jobs=jobs)
     if code != EXIT_OK:

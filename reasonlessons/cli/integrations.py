@@ -1,7 +1,7 @@
 """Agent integrations on the command line: hook, install, export, mcp.
 
 `hook` is listed here for `--help` and docs only: `__main__` sends it to the argparse fast path
-(reasonlessons/integrations/hookcli.py) before Typer is imported, and this command calls the same
+(reasonlessons/cli/fast/hook.py) before Typer is imported, and this command calls the same
 `run()`, so both print the same bytes and keep the same exit-code contract.
 """
 
@@ -13,8 +13,8 @@ from typing import Annotated
 import typer
 
 from reasonlessons.cli.app import JsonOption, RepoOption, app, open_project, print_json, say, warn
+from reasonlessons.cli.fast.hook import HELP as HOOK_HELP
 from reasonlessons.errors import UsageError
-from reasonlessons.integrations.hookcli import HELP as HOOK_HELP
 
 
 @app.command()
@@ -25,7 +25,7 @@ def hook(
     repo: RepoOption = None,
 ) -> None:
     """Answer one agent hook (JSON on stdin): inject lessons, warn of loops, capture at session end."""
-    from reasonlessons.integrations.hookcli import run
+    from reasonlessons.cli.fast.hook import run
 
     code = run(agent, budget=budget, wait=wait, repo=str(repo) if repo is not None else None)
     if code:

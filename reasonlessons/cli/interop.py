@@ -57,7 +57,7 @@ def show_report(report: Any, *, verb: str) -> None:
 @app.command()
 def stats(json: JsonOption = False, repo: RepoOption = None) -> None:
     """Per lesson: hits, injected tokens, successes and failures; and tokens per session cold vs warm."""
-    from reasonlessons.stats import compute, verdict
+    from reasonlessons.learning.stats import compute, verdict
 
     result = compute(open_project(repo))
     if json:

@@ -73,7 +73,7 @@ def list_(
     repo: RepoOption = None,
 ) -> None:
     """List lessons with their scope and status (active, stale, expired, superseded, deprecated)."""
-    from reasonlessons.project import SCOPE_CHOICES
+    from reasonlessons.store.project import SCOPE_CHOICES
 
     if scope not in SCOPE_CHOICES:
         raise UsageError(f"--scope {scope!r}: use project, global, candidates or all")
@@ -180,8 +180,8 @@ def rm(
 def validate(json: JsonOption = False, repo: RepoOption = None) -> None:
     """Check schema, names, fingerprint entries and duplicates in every scope; exit 1 on errors."""
     from reasonlessons.fingerprint import check_entry
-    from reasonlessons.validate import ERROR
-    from reasonlessons.validate import validate as run_validate
+    from reasonlessons.store.validate import ERROR
+    from reasonlessons.store.validate import validate as run_validate
 
     problems = run_validate(open_project(repo).store, check_entry=check_entry)
     errors = [p for p in problems if p.severity == ERROR]

@@ -1,4 +1,4 @@
-"""`recall` in the Typer app (for `--help` and docs); the per-turn path is reasonlessons/recall/fastcli.py."""
+"""`recall` in the Typer app (for `--help` and docs); the per-turn path is cli/fast/recall.py."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from reasonlessons.cli.app import RepoOption, app
-from reasonlessons.recall.fastcli import DEFAULT_BUDGET, HELP, run
+from reasonlessons.cli.fast.recall import DEFAULT_BUDGET, HELP, run
 
 
 @app.command()

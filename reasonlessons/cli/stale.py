@@ -19,7 +19,7 @@ def stale(
     repo: RepoOption = None,
 ) -> None:
     """List stale lessons and why: each drifted fingerprint entry, was → now, and the commit."""
-    from reasonlessons.fastpath import stale_main
+    from reasonlessons.cli.fast.stale import stale_main
 
     code = stale_main(repo, check=check, as_json=json)
     if code != EXIT_OK:
@@ -35,7 +35,7 @@ def refresh(
     repo: RepoOption = None,
 ) -> None:
     """Re-record fingerprint values after a human confirmed the lesson still holds."""
-    from reasonlessons.staleness import refresh as run_refresh
+    from reasonlessons.stale.scan import refresh as run_refresh
 
     lessons = run_refresh(open_project(repo), name, all=all_)
     for lesson in lessons:

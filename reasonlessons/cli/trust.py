@@ -23,7 +23,7 @@ def trust(
     repo: RepoOption = None,
 ) -> None:
     """Let recall hand a flagged lesson to agents; any later change to its text revokes the trust."""
-    from reasonlessons.trust import trust_lesson
+    from reasonlessons.store.trust import trust_lesson
 
     scopes = (SCOPE_GLOBAL,) if from_global else (SCOPE_PROJECT, SCOPE_GLOBAL, SCOPE_CANDIDATE)
     outcome = trust_lesson(open_project(repo), name, scopes=scopes, revoke=revoke)
@@ -50,7 +50,7 @@ def trust(
 
 def trust_own(project: object, lesson: object) -> None:
     """After `add`: the user's own words are trusted, flags and all (said on stderr)."""
-    from reasonlessons.trust import accept_own
+    from reasonlessons.store.trust import accept_own
 
     for flag in accept_own(project, lesson):  # type: ignore[arg-type]
         warn(f"{flag} (trusted: you wrote it; `reasonlessons trust --revoke` to undo)")
@@ -58,7 +58,7 @@ def trust_own(project: object, lesson: object) -> None:
 
 def warn_untrusted(lesson: object) -> None:
     """After `promote`: captured text is a third party's; flagged lessons wait for `trust`."""
-    from reasonlessons.trust import scan
+    from reasonlessons.store.trust import scan
 
     flags = scan(lesson)  # type: ignore[arg-type]
     if flags:

@@ -12,10 +12,10 @@ from typing import Annotated, Any
 
 import typer
 
-from reasonlessons import jsonio
 from reasonlessons.cli.app import RepoOption, app, open_project
 from reasonlessons.constants import EXIT_INTERRUPTED
 from reasonlessons.errors import UsageError
+from reasonlessons.support import jsonio
 
 
 @app.command()

@@ -5,10 +5,10 @@
     tree.py      directory listings for dir/ shapes and globs, remembered per directory
     ignore.py    .gitignore matching; kinds.py: a file's compound extension; globs.py
     cache.py     the stat-keyed cache in the local state dir
-    deps.py      every path a check stat'ed (for reasonlessons.stalecache), and the racy window
+    deps.py      every path a check stat'ed (for reasonlessons.stale.answer_cache), and the racy window
     drift.py     recorded vs current: Drift, and the `fingerprint-recorded` mapping
     checker.py   Checker: facts + cache + drift of a lesson; record()
-    attribution.py  the commit that introduced a drift (via reasonlessons.gitrepo)
+    attribution.py  the commit that introduced a drift (via reasonlessons.support.gitrepo)
 
 Exports load lazily so importing the package costs nothing on the per-turn path.
 """

@@ -22,7 +22,7 @@ from reasonlessons.fingerprint.facts import (
 from reasonlessons.fingerprint.globs import compile_glob
 from reasonlessons.fingerprint.kinds import kind_of
 from reasonlessons.fingerprint.tree import Shape, join
-from reasonlessons.gitrepo import MAX_TREE_ENTRIES, Commit, History, history
+from reasonlessons.support.gitrepo import MAX_TREE_ENTRIES, Commit, History, history
 
 # Commits walked back per drifted entry.
 MAX_COMMITS = 50

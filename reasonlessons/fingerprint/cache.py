@@ -48,8 +48,8 @@ def load(path: Path | None) -> dict[str, Any]:
 
 def save(path: Path, doc: dict[str, Any]) -> None:
     """Write the document atomically; a cache that cannot be written is simply not kept."""
-    from reasonlessons.atomic import write_atomic
     from reasonlessons.errors import StoreWriteError
+    from reasonlessons.support.atomic import write_atomic
 
     with contextlib.suppress(StoreWriteError):
         write_atomic(path, marshal.dumps(doc), durable=False)

@@ -50,7 +50,7 @@ from reasonlessons.fingerprint.facts import (
 )
 from reasonlessons.fingerprint.globs import compile_glob
 from reasonlessons.fingerprint.tree import DirIndex, Unreadable, parent_of
-from reasonlessons.lesson import Lesson
+from reasonlessons.lessons.model import Lesson
 
 MAX_COMMITS_CACHED = 512
 # Our own state dir is never walked: it is git-ignored, and every run writes to it.
@@ -240,7 +240,7 @@ class Checker:
 
     def _commit(self, entry: Entry, drift: Drift) -> dict[str, str] | None:
         if self._head is False:
-            from reasonlessons.gitrepo import head_token
+            from reasonlessons.support.gitrepo import head_token
 
             seen: list[str] = []
             self._head = head_token(self.root, seen)
@@ -268,7 +268,7 @@ class Checker:
         found: dict[str, str] | None = section[key]
         return found
 
-    # -- another process of the same run (reasonlessons/prefetch.py) -------------------------------
+    # -- another process of the same run (reasonlessons/stale/prefetch.py) -------------------------------
 
     def snapshot(self) -> dict[str, Any]:
         """The cache as it is now, to tell later what this run added (`learned`)."""

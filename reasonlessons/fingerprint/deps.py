@@ -2,7 +2,7 @@
 
 A check is a pure function of these paths' stat data (file content is read only after its stat, and
 a directory is listed only after its stat), so a later run whose stats all come out equal would
-compute the same answer; `reasonlessons.stalecache` uses that to skip the whole check. Paths changed
+compute the same answer; `reasonlessons.stale.answer_cache` uses that to skip the whole check. Paths changed
 within RACY_NS of the check are not trusted (see `newest`), as git does with racily clean entries.
 """
 

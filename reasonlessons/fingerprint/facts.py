@@ -14,7 +14,7 @@ from typing import Any
 
 from reasonlessons.fingerprint.entry import Entry
 from reasonlessons.fingerprint.tree import Shape
-from reasonlessons.hashing import Hasher, digest
+from reasonlessons.support.hashing import Hasher, digest
 
 ABSENT = "absent"
 UNREADABLE = "unreadable"

@@ -21,7 +21,7 @@ def parse_document(path: str, data: bytes) -> Any:
     data = data.removeprefix(b"\xef\xbb\xbf")
     try:
         if suffix == "json":
-            from reasonlessons import jsonio
+            from reasonlessons.support import jsonio
 
             return jsonio.loads(data)
         text = data.decode("utf-8")
@@ -40,7 +40,7 @@ def parse_document(path: str, data: bytes) -> Any:
 
 
 def _load_yaml(text: str) -> Any:
-    from reasonlessons.yamlread import safe_load
+    from reasonlessons.support.yamlread import safe_load
 
     try:
         return safe_load(text)
@@ -92,7 +92,7 @@ def _type_name(value: Any) -> str:
 
 def canonical(value: Any) -> bytes:
     """Compact sorted-key JSON of a value: equal data, equal bytes."""
-    from reasonlessons import jsonio
+    from reasonlessons.support import jsonio
 
     try:
         return jsonio.dumps(plain(value, [MAX_VALUE_NODES]), sort_keys=True)

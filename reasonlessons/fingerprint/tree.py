@@ -22,7 +22,7 @@ from reasonlessons.fingerprint.deps import RACY_NS, Deps
 from reasonlessons.fingerprint.globs import Glob
 from reasonlessons.fingerprint.ignore import GITIGNORE, MAX_GITIGNORE_BYTES, Pattern, Rules, parse_gitignore
 from reasonlessons.fingerprint.kinds import kinds_of
-from reasonlessons.hashing import digest
+from reasonlessons.support.hashing import digest
 
 # Record layout (a tuple, so the marshal cache stays small and fast).
 MTIME, INO, HAS_GI, SIG, SUBDIRS, KINDS, GEN = range(7)

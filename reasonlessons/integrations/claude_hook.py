@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import datetime as dt
 
-    from reasonlessons.locations import Locations
+    from reasonlessons.lessons.locations import Locations
 
 # Claude Code's documented input cap is on its side; ours bounds memory for a hostile stdin.
 MAX_INPUT_BYTES = 2 << 20
@@ -100,7 +100,7 @@ class Hook:
     def locations(self) -> Locations:
         from pathlib import Path
 
-        from reasonlessons.locations import Locations, reasonix_home
+        from reasonlessons.lessons.locations import Locations, reasonix_home
 
         home = Path(self.home) if self.home is not None else Path.home()
         return Locations(root=Path(self.root), home=reasonix_home(self.env, home))
@@ -229,7 +229,7 @@ def capture_transcript(hook: Hook, path: str) -> Any:
     from pathlib import Path
 
     from reasonlessons.capture.pipeline import capture
-    from reasonlessons.project import Project
+    from reasonlessons.store.project import Project
 
     project = Project(hook.locations())
     # idle_seconds=0: the session has ended, so its last turn counts as complete.

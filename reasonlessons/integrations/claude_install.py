@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from reasonlessons import jsonio
-from reasonlessons.atomic import write_atomic
 from reasonlessons.errors import ReasonLessonsError, StoreWriteError
+from reasonlessons.support import jsonio
+from reasonlessons.support.atomic import write_atomic
 
 DEFAULT_COMMAND = "reasonlessons hook claude-code"
 SETTINGS = ".claude/settings.json"

@@ -83,7 +83,7 @@ def observe(
         return 0  # success after success: the ring would not tell the detector anything new
     from pathlib import Path
 
-    from reasonlessons.atomic import locked, write_atomic
+    from reasonlessons.support.atomic import locked, write_atomic
 
     if prepare is not None:
         prepare()

@@ -35,14 +35,14 @@ class LessonTools:
     """The MCP tools, bound to one repository."""
 
     def __init__(self, repo: Path | None = None) -> None:
-        from reasonlessons.project import open_project
+        from reasonlessons.store.project import open_project
 
         self.repo = repo
         self.root = open_project(repo).loc.root  # fail early on a bad --repo
         self._recaller: Any = None
 
     def _project(self) -> Any:
-        from reasonlessons.project import open_project
+        from reasonlessons.store.project import open_project
 
         return open_project(self.root)
 
@@ -69,11 +69,11 @@ class LessonTools:
     def list_lessons(self, scope: str = "all") -> list[dict[str, Any]]:
         """Lessons with scope and status (active, stale, expired, superseded, deprecated)."""
         from reasonlessons.errors import UsageError
-        from reasonlessons.project import SCOPE_CHOICES
+        from reasonlessons.store.project import SCOPE_CHOICES
 
         if scope not in SCOPE_CHOICES:
             raise UsageError(f"scope {scope!r}: use project, global, candidates or all")
-        from reasonlessons.trust import withheld
+        from reasonlessons.store.trust import withheld
 
         project = self._project()
         entries, _ = project.entries(scope)
@@ -89,7 +89,7 @@ class LessonTools:
         doc = entry.to_json()
         doc["body"] = entry.lesson.body
         doc["drift"] = [d.to_json() for d in project.drift(entry.lesson)]
-        from reasonlessons.trust import withheld
+        from reasonlessons.store.trust import withheld
 
         notice = withheld(project.loc, entry.lesson)
         if notice is not None:
@@ -108,7 +108,7 @@ class LessonTools:
 
     def check_stale(self) -> list[dict[str, Any]]:
         """Stale lessons and why: each drifted fingerprint entry with its old and new value."""
-        from reasonlessons.staleness import scan_stale
+        from reasonlessons.stale.scan import scan_stale
 
         return [_plain(report.to_json()) for report in scan_stale(self._project()).reports]
 
@@ -156,7 +156,7 @@ def serve(repo: Path | None = None) -> None:
 
 def _plain(doc: Any) -> Any:
     """JSON-ready values (dates from frontmatter, paths) for the SDK's serializer, secrets redacted."""
-    from reasonlessons import jsonio
-    from reasonlessons.privacy import redact_value
+    from reasonlessons.safety.redact import redact_value
+    from reasonlessons.support import jsonio
 
     return redact_value(jsonio.loads(jsonio.dumps(doc)))[0]

@@ -22,13 +22,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from reasonlessons.atomic import locked, write_atomic
 from reasonlessons.constants import REASONIX_DIR, SCOPE_GLOBAL, SCOPE_PROJECT, STATUS_ACTIVE
 from reasonlessons.errors import StoreWriteError, UsageError
 from reasonlessons.integrations import reasonix_facts as rf
-from reasonlessons.lesson import Lesson, as_datetime
-from reasonlessons.project import Project
-from reasonlessons.state import load_state, save_state
+from reasonlessons.lessons.model import Lesson, as_datetime
+from reasonlessons.store.project import Project
+from reasonlessons.store.state import load_state, save_state
+from reasonlessons.support.atomic import locked, write_atomic
 
 MANIFEST = ".reasonlessons-export.json"
 LOCK = ".reasonlessons-export.lock"
@@ -134,9 +134,9 @@ def export_reasonix(
 
 def fresh_lessons(project: Project, now: dt.datetime) -> list[Lesson]:
     """Promoted lessons recall could return at `now`: active, not hidden by a project lesson, not
-    flagged as hostile unless trusted (reasonlessons/trust.py); their text redacted (privacy.py)."""
-    from reasonlessons.privacy import redact_value
-    from reasonlessons.trust import is_trusted, scan
+    flagged as hostile unless trusted (reasonlessons/store/trust.py); their text redacted (privacy.py)."""
+    from reasonlessons.safety.redact import redact_value
+    from reasonlessons.store.trust import is_trusted, scan
 
     entries, _ = Project(project.loc, now=lambda: now).entries("all")
     out = []

@@ -12,7 +12,6 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
-from reasonlessons.atomic import locked, write_atomic
 from reasonlessons.constants import SCOPE_PROJECT
 from reasonlessons.integrations import reasonix_facts as rf
 from reasonlessons.integrations.reasonix_export import (
@@ -24,8 +23,9 @@ from reasonlessons.integrations.reasonix_export import (
     read_bytes,
     unlink,
 )
-from reasonlessons.lesson import Lesson
-from reasonlessons.state import load_state, save_state
+from reasonlessons.lessons.model import Lesson
+from reasonlessons.store.state import load_state, save_state
+from reasonlessons.support.atomic import locked, write_atomic
 
 FOREIGN = "a skill file of that name exists that reasonlessons did not write (or it was edited)"
 

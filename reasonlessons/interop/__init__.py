@@ -8,7 +8,7 @@
 | Cursor rules `.cursor/rules/<name>.mdc` | yes | yes | cursor_rules.py |
 
 Imports validate the whole input first and write nothing when it is bad; exports write only files
-they own and say what they skipped. Everything written is redacted (reasonlessons/privacy.py).
+they own and say what they skipped. Everything written is redacted (reasonlessons/safety/redact.py).
 """
 
 from __future__ import annotations

@@ -22,8 +22,8 @@ from reasonlessons.interop.common import (
     InteropError,
     read_input,
 )
-from reasonlessons.lesson import as_datetime
-from reasonlessons.lessonfile import split_frontmatter
+from reasonlessons.lessons.file import split_frontmatter
+from reasonlessons.lessons.model import as_datetime
 
 VENDOR = "reasonlessons"
 INDEX = "_index.md"

@@ -32,10 +32,10 @@ from reasonlessons.interop.common import (
     target_dir,
     write_file,
 )
-from reasonlessons.lesson import OUTCOMES, Lesson
-from reasonlessons.lessonfile import dump_frontmatter, split_frontmatter
-from reasonlessons.privacy import redact, redact_value
-from reasonlessons.project import Entry, Project
+from reasonlessons.lessons.file import dump_frontmatter, split_frontmatter
+from reasonlessons.lessons.model import OUTCOMES, Lesson
+from reasonlessons.safety.redact import redact, redact_value
+from reasonlessons.store.project import Entry, Project
 
 
 def slug_for(name: str) -> str:

@@ -107,6 +107,6 @@ def evidence_problems(evidence: Any) -> list[str]:
 
 
 def _datetime(value: Any) -> bool:
-    from reasonlessons.lesson import as_datetime
+    from reasonlessons.lessons.model import as_datetime
 
     return as_datetime(value) is not None

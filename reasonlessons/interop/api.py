@@ -8,7 +8,7 @@ from reasonlessons.constants import SCOPE_CANDIDATE
 from reasonlessons.errors import UsageError
 from reasonlessons.interop import EXPORT_FORMATS, IMPORT_FORMATS
 from reasonlessons.interop.common import Report, check_import_scope, store_lessons
-from reasonlessons.project import Project
+from reasonlessons.store.project import Project
 
 
 def import_lessons(

@@ -11,9 +11,9 @@ from pathlib import Path
 
 from reasonlessons.interop.common import Imported, InteropError, Report, read_input
 from reasonlessons.interop.rules import export_rules, marker, rule_files, to_lesson
-from reasonlessons.lesson import Lesson
-from reasonlessons.lessonfile import dump_frontmatter, split_frontmatter
-from reasonlessons.project import Project
+from reasonlessons.lessons.file import dump_frontmatter, split_frontmatter
+from reasonlessons.lessons.model import Lesson
+from reasonlessons.store.project import Project
 
 SUFFIX = ".md"
 DEFAULT_DIR = Path(".claude") / "rules"

@@ -8,12 +8,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from reasonlessons.atomic import write_atomic
 from reasonlessons.constants import SCOPE_CANDIDATE, SCOPE_GLOBAL, SCOPE_PROJECT, STATUS_ACTIVE
 from reasonlessons.errors import LessonExistsError, ReasonLessonsError, UsageError
-from reasonlessons.lesson import Lesson, check_name, schema_problems
-from reasonlessons.privacy import SecretFoundError, assert_clean, redact, redact_value
-from reasonlessons.project import Entry, Project
+from reasonlessons.lessons.model import Lesson, check_name, schema_problems
+from reasonlessons.safety.redact import SecretFoundError, assert_clean, redact, redact_value
+from reasonlessons.store.project import Entry, Project
+from reasonlessons.support.atomic import write_atomic
 
 MAX_INPUT_BYTES = 16 * 1024 * 1024
 
@@ -179,8 +179,8 @@ EXPORT_SCOPES = {"project": (SCOPE_PROJECT,), "global": (SCOPE_GLOBAL,), "all": 
 
 def export_entries(project: Project, scope: str, *, live_only: bool, report: Report) -> list[Entry]:
     """Promoted lessons of `scope` to export (project wins over global); with `live_only`, active only.
-    Lessons flagged as hostile and not trusted are skipped (reasonlessons/trust.py)."""
-    from reasonlessons.trust import withheld
+    Lessons flagged as hostile and not trusted are skipped (reasonlessons/store/trust.py)."""
+    from reasonlessons.store.trust import withheld
 
     if scope not in EXPORT_SCOPES:
         raise UsageError(f"--scope {scope!r}: use project, global or all")

@@ -14,8 +14,8 @@ from pathlib import Path
 
 from reasonlessons.interop.common import Imported, Report, read_input
 from reasonlessons.interop.rules import export_rules, marker, rule_files, to_lesson
-from reasonlessons.lesson import Lesson
-from reasonlessons.project import Project
+from reasonlessons.lessons.model import Lesson
+from reasonlessons.store.project import Project
 
 SUFFIX = ".mdc"
 DEFAULT_DIR = Path(".cursor") / "rules"

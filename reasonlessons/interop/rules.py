@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from reasonlessons.capture.draft import one_line, slug
+from reasonlessons.capture.extract.draft import one_line, slug
 from reasonlessons.constants import NAME_RE
 from reasonlessons.interop.common import (
     Imported,
@@ -25,9 +25,9 @@ from reasonlessons.interop.common import (
     target_dir,
     write_file,
 )
-from reasonlessons.lesson import Lesson
-from reasonlessons.privacy import redact
-from reasonlessons.project import Project
+from reasonlessons.lessons.model import Lesson
+from reasonlessons.safety.redact import redact
+from reasonlessons.store.project import Project
 
 MARKER = (
     "<!-- reasonlessons:{name} generated from .reasonix/lessons/{name}.md; edit the lesson and re-export -->"

@@ -15,9 +15,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from reasonlessons.capture.commands import Invocation, parse
-from reasonlessons.capture.errorsig import error_signature
-from reasonlessons.lesson import Lesson
+from reasonlessons.lessons.model import Lesson
+from reasonlessons.sessions.errorsig import error_signature
+from reasonlessons.sessions.shell import Invocation, parse
 
 _SPAN = re.compile(r"`([^`\n]{1,200})`")
 _ERROR_BEFORE = re.compile(

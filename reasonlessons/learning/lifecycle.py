@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from reasonlessons.atomic import locked
 from reasonlessons.recall.counters import OUTCOMES_FILE, OUTCOMES_KIND
-from reasonlessons.state import load_state, save_state
+from reasonlessons.store.state import load_state, save_state
+from reasonlessons.support.atomic import locked
 
 DEACTIVATE_STREAK = 3
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from reasonlessons.lesson import as_datetime
+from reasonlessons.lessons.model import as_datetime
 from reasonlessons.recall.counters import Counters, session_key
 
 WINDOW_SLACK = dt.timedelta(minutes=2)

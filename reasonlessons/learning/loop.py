@@ -12,7 +12,6 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from reasonlessons.atomic import locked
 from reasonlessons.constants import SCOPE_PROJECT, SCOPES
 from reasonlessons.errors import ReasonLessonsError
 from reasonlessons.learning import lifecycle
@@ -20,11 +19,12 @@ from reasonlessons.learning.link import recalled_into
 from reasonlessons.learning.outcomes import Outcome, Recalled, evaluate
 from reasonlessons.learning.summaries import Summaries, session_key
 from reasonlessons.learning.trace import SessionTrace
-from reasonlessons.lesson import Lesson
+from reasonlessons.lessons.model import Lesson
 from reasonlessons.recall.counters import Counters
+from reasonlessons.support.atomic import locked
 
 if TYPE_CHECKING:
-    from reasonlessons.project import Project
+    from reasonlessons.store.project import Project
 
 LEARN_LOCK = "learning.lock"
 

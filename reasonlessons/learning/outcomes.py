@@ -19,11 +19,11 @@ import datetime as dt
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from reasonlessons.capture.commands import Invocation
 from reasonlessons.learning.advice import Advice, read_advice, same_command, same_error
 from reasonlessons.learning.trace import SessionTrace, ShellRun
-from reasonlessons.lesson import Lesson
+from reasonlessons.lessons.model import Lesson
 from reasonlessons.recall.match import glob_matches
+from reasonlessons.sessions.shell import Invocation
 
 SUCCESS = "success"
 FAILURE = "failure"

@@ -17,7 +17,7 @@ from typing import Any
 from reasonlessons.learning.link import Link
 from reasonlessons.learning.outcomes import Outcome
 from reasonlessons.learning.trace import SessionTrace
-from reasonlessons.state import load_state, save_state
+from reasonlessons.store.state import load_state, save_state
 
 SUMMARIES_FILE = "session-summaries.json"
 SUMMARIES_KIND = "session-summaries"

@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from reasonlessons.constants import SCOPE_CANDIDATE, SCOPE_GLOBAL, SCOPE_PROJECT, STATUS_ACTIVE, STATUS_STALE
-from reasonlessons.lesson import Lesson
+from reasonlessons.lessons.model import Lesson
 
 if TYPE_CHECKING:
-    from reasonlessons.project import Project
+    from reasonlessons.store.project import Project
 
 _SUFFIX = re.compile(r"-\d+$")
 

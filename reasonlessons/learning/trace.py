@@ -12,11 +12,11 @@ import datetime as dt
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
-from reasonlessons.capture.commands import Invocation, parse
-from reasonlessons.capture.edits import file_edits, relative
-from reasonlessons.capture.events import Event, Tokens
-from reasonlessons.capture.signals import invocation_line, is_invocation_failure
-from reasonlessons.recall.tokens import GENERIC, STOPWORDS, tokenize
+from reasonlessons.sessions.edits import file_edits, relative
+from reasonlessons.sessions.events import Event, Tokens
+from reasonlessons.sessions.shell import Invocation, parse
+from reasonlessons.sessions.signals import invocation_line, is_invocation_failure
+from reasonlessons.support.tokens import GENERIC, STOPWORDS, tokenize
 
 MAX_RUNS = 2000
 MAX_PENDING = 64

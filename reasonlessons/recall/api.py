@@ -23,12 +23,12 @@ from reasonlessons.recall.counters import Counters, lesson_key, load_outcome_sta
 from reasonlessons.recall.index import DocInfo, DocText, LessonIndex, file_changed
 from reasonlessons.recall.match import Query, match_triggers
 from reasonlessons.recall.result import RecalledLesson, RecallResult
-from reasonlessons.recall.tokens import GENERIC, tokenize
+from reasonlessons.support.tokens import GENERIC, tokenize
 
 if TYPE_CHECKING:
-    from reasonlessons.lesson import Lesson
-    from reasonlessons.locations import Locations
-    from reasonlessons.project import Project
+    from reasonlessons.lessons.locations import Locations
+    from reasonlessons.lessons.model import Lesson
+    from reasonlessons.store.project import Project
 
 __all__ = ["DEFAULT_BUDGET", "DriftCheck", "RecallResult", "RecalledLesson", "Recaller", "recall"]
 
@@ -207,13 +207,13 @@ class Recaller:
 
     def _trusted(self, info: DocInfo) -> bool:
         """A flagged lesson is recalled only once a human trusted this very content (trust.py)."""
-        from reasonlessons import trust
+        from reasonlessons.store import trust
 
         trusted = trust.trusted_hashes(self.loc, info.scope)
         return trusted.get(trust.key(info.scope, info.name)) == info.content
 
     def _is_stale(self, info: DocInfo, doc: DocText) -> bool:
-        from reasonlessons.lesson import Lesson
+        from reasonlessons.lessons.model import Lesson
 
         lesson = Lesson(meta=doc.meta, body=doc.body, path=Path(info.path), scope=info.scope)
         try:

@@ -6,7 +6,7 @@ import math
 from collections import Counter
 from collections.abc import Iterable, Mapping
 
-from reasonlessons.recall.tokens import tokenize
+from reasonlessons.support.tokens import tokenize
 
 K1 = 1.5
 B = 0.75

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from reasonlessons.recall.tokens import word_set
+from reasonlessons.support.tokens import word_set
 
 CODE_GEN = "code-gen"
 EXPLORATION = "exploration"

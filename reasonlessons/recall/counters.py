@@ -12,7 +12,7 @@ Two documents in the state directory, both in the state.py envelope
   `{"<scope>:<name>": {"success": N, "failure": N}}`. Kept apart so a recall racing the loop can lose
   at most a hit count, never an outcome.
 
-Recall uses the stdlib json module here, not reasonlessons.jsonio: importing orjson costs more than
+Recall uses the stdlib json module here, not reasonlessons.support.jsonio: importing orjson costs more than
 the whole per-turn budget. A damaged document reads as empty and is rewritten whole: never fatal.
 """
 
@@ -70,7 +70,7 @@ def _read(path: Path, kind: str) -> tuple[dict[str, Any], bool]:
 
 
 def _write(path: Path, kind: str, data: dict[str, Any], *, durable: bool = True) -> None:
-    from reasonlessons.atomic import write_atomic
+    from reasonlessons.support.atomic import write_atomic
 
     doc = {"kind": kind, "version": STATE_SCHEMA_VERSION, "data": data}
     raw = json.dumps(doc, sort_keys=True, separators=(",", ":")).encode("utf-8") + b"\n"
@@ -194,7 +194,7 @@ def load_outcome_state(state_dir: Path) -> tuple[dict[str, tuple[int, int]], set
 
 def record_outcome(state_dir: Path, scope: str, name: str, *, success: bool, lock_path: Path) -> None:
     """Add one observed outcome of a lesson (for the learning loop; takes the store lock)."""
-    from reasonlessons.atomic import locked
+    from reasonlessons.support.atomic import locked
 
     path = state_dir / OUTCOMES_FILE
     with locked(lock_path):

@@ -4,7 +4,7 @@ Semantics follow FORMATS.md §g.2 (picomatch with `dot: true`): `*` and `?` stay
 segment and match dot files; `**` as a whole segment spans zero or more segments; `[...]` classes
 (`!` or `^` negates); `{a,b}` alternatives; a leading `!` negates the whole glob; `./` is ignored.
 Anything else (extglobs, `(a|b)`, backslashes, quotes, control characters) is unsafe and never
-matches. Matching runs on RE2 through reasonlessons.linear_re, so no glob can backtrack.
+matches. Matching runs on RE2 through reasonlessons.safety.linear_re, so no glob can backtrack.
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ from typing import Any, NamedTuple
 
 from reasonlessons.constants import SCOPE_GLOBAL, SCOPE_PROJECT
 from reasonlessons.errors import ReasonLessonsError
-from reasonlessons.locations import Locations
+from reasonlessons.lessons.locations import Locations
 from reasonlessons.recall import indexbuild as build
 from reasonlessons.recall.bm25 import Posting
 
@@ -156,7 +156,7 @@ class LessonIndex:
         build.finish(image, dirs=dirs, files=len(listing))
         self.close()
         try:
-            from reasonlessons.atomic import write_atomic
+            from reasonlessons.support.atomic import write_atomic
 
             self.loc.ensure_state_dir()
             write_atomic(self.path, image.serialize(), durable=False)  # a cache: rebuilt if lost

@@ -3,7 +3,7 @@
 The index is a cache of every project and global lesson (parsed frontmatter, body, BM25 terms,
 triggers filed for lookup), so a warm recall never imports yaml/frontmatter or reads 10,000 files.
 Updates are incremental: the previous image is loaded into memory, rows of changed, new and removed
-files are replaced, and the new image is written with reasonlessons.atomic (readers keep the old
+files are replaced, and the new image is written with reasonlessons.support.atomic (readers keep the old
 inode open, so they never see a half-written index).
 """
 
@@ -25,7 +25,7 @@ from reasonlessons.constants import (
 )
 from reasonlessons.recall import globs
 from reasonlessons.recall.bm25 import document_terms
-from reasonlessons.recall.tokens import tokenize
+from reasonlessons.support.tokens import tokenize
 
 SCHEMA = "reasonlessons-recall-index/4"
 # A file or directory touched this recently may change again within the same timestamp tick
@@ -180,15 +180,15 @@ def _drop(conn: sqlite3.Connection, path: str) -> None:
 def _insert(conn: sqlite3.Connection, path: Path, scope: str, sig: str) -> int | None:
     """Parse one lesson file and file it; None when it cannot be read (validate reports it)."""
     from reasonlessons.errors import LessonFileError
-    from reasonlessons.lessonfile import read_lesson
+    from reasonlessons.lessons.file import read_lesson
 
     try:
         lesson = read_lesson(path, scope=scope)
     except LessonFileError:
         return None
     # What recall shows is redacted, and trust flags are judged, once per file version: never per turn.
-    from reasonlessons import trust
-    from reasonlessons.privacy import find_secrets, redact
+    from reasonlessons.safety.redact import find_secrets, redact
+    from reasonlessons.store import trust
 
     flags = ",".join(flag.code for flag in trust.scan(lesson))
     content = trust.lesson_hash(lesson) if flags else ""
@@ -231,7 +231,7 @@ def _insert(conn: sqlite3.Connection, path: Path, scope: str, sig: str) -> int |
 
 
 def _insert_triggers(conn: sqlite3.Connection, doc: int, triggers: dict[str, list[str]]) -> None:
-    from reasonlessons import linear_re
+    from reasonlessons.safety import linear_re
 
     for keyword in dict.fromkeys(triggers.get("keywords", [])):
         needle = tokenize(keyword)
@@ -249,7 +249,7 @@ def _insert_triggers(conn: sqlite3.Connection, doc: int, triggers: dict[str, lis
 
 
 def _as_datetime(value: Any) -> dt.datetime | None:
-    from reasonlessons.lesson import as_datetime
+    from reasonlessons.lessons.model import as_datetime
 
     return as_datetime(value)
 

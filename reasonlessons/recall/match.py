@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
-from reasonlessons import linear_re
 from reasonlessons.recall import globs
-from reasonlessons.recall.tokens import contains_run, positions_of, words, words_with_parts
+from reasonlessons.safety import linear_re
+from reasonlessons.support.tokens import contains_run, positions_of, words, words_with_parts
 
 if TYPE_CHECKING:
     from reasonlessons.recall.index import LessonIndex

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from reasonlessons.capture.events import SessionRef
+from reasonlessons.sessions.events import SessionRef
 from reasonlessons.watch.debounce import Debouncer
 from reasonlessons.watch.lessons import Event, LessonSet, lesson_events
 from reasonlessons.watch.plan import (
@@ -34,7 +34,7 @@ from reasonlessons.watch.plan import (
 )
 
 if TYPE_CHECKING:
-    from reasonlessons.project import Project
+    from reasonlessons.store.project import Project
     from reasonlessons.watch.observer import Observer
 
 log = logging.getLogger(__name__)
@@ -252,7 +252,7 @@ class Daemon:
         self._observer.apply(watches)
 
     def _discover(self) -> Sequence[SessionRef]:
-        from reasonlessons.capture.discovery import discover
+        from reasonlessons.sessions.discovery import discover
 
         return discover(self.project.loc.root, env=self.env, home=self.home)
 

@@ -7,12 +7,12 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from reasonlessons.capture.events import SessionRef
+from reasonlessons.sessions.events import SessionRef
 from reasonlessons.watch.daemon import CaptureFn, Resync
 from reasonlessons.watch.lessons import Event
 
 if TYPE_CHECKING:
-    from reasonlessons.project import Project
+    from reasonlessons.store.project import Project
 
 
 def pipeline_capture(
@@ -47,7 +47,7 @@ def reasonix_export(project: Project, *, env: Mapping[str, str], home: Path) -> 
 
     def run() -> Event | None:
         from reasonlessons.integrations.reasonix_export import export_reasonix
-        from reasonlessons.project import Project
+        from reasonlessons.store.project import Project
 
         # A new Project each time: a Project's checker remembers facts for one command's lifetime.
         report = export_reasonix(Project(project.loc, now=project.now), env=env, home=home)

@@ -16,8 +16,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from reasonlessons import jsonio
-from reasonlessons.atomic import write_atomic
 from reasonlessons.constants import (
     SCOPE_GLOBAL,
     SCOPE_PROJECT,
@@ -25,10 +23,12 @@ from reasonlessons.constants import (
     STATUS_ACTIVE,
     STATUS_STALE,
 )
-from reasonlessons.lesson import Lesson
+from reasonlessons.lessons.model import Lesson
+from reasonlessons.support import jsonio
+from reasonlessons.support.atomic import write_atomic
 
 if TYPE_CHECKING:
-    from reasonlessons.project import Project
+    from reasonlessons.store.project import Project
 
 STATE_FILE = "watch.json"
 STATE_KIND = "watch"
@@ -68,10 +68,10 @@ class LessonSet:
 
     def load(self) -> Changes:
         """Read the scopes again (cheap: the index re-parses only files whose stat changed)."""
-        from reasonlessons import lessonindex
-        from reasonlessons.status import status_of, superseded_names
+        from reasonlessons.stale import meta_cache
+        from reasonlessons.store.status import status_of, superseded_names
 
-        found, bad = lessonindex.scan(self.project.loc, (SCOPE_PROJECT, SCOPE_GLOBAL))
+        found, bad = meta_cache.scan(self.project.loc, (SCOPE_PROJECT, SCOPE_GLOBAL))
         superseded = superseded_names(found)
         project_names = {lesson.name for lesson in found if lesson.scope == SCOPE_PROJECT}
         now = self.project.now()
@@ -151,7 +151,7 @@ class LessonSet:
             wrapped = {"kind": STATE_KIND, "version": STATE_SCHEMA_VERSION, "data": doc}
             path = Path(self.project.loc.state_dir) / STATE_FILE
             # Drift values are read from repo files: redacted like every state document (privacy.py).
-            from reasonlessons.privacy import scrub
+            from reasonlessons.safety.redact import scrub
 
             _, text = scrub(wrapped, lambda d: jsonio.dumps(d, indent=True).decode("utf-8"))
             write_atomic(path, text.encode("utf-8"), durable=False)

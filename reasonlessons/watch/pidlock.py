@@ -1,6 +1,6 @@
 """One daemon per repository: an exclusive lock held for the daemon's life, and a pid file saying who.
 
-The lock is an OS file lock (through `reasonlessons.atomic.locked`), so the kernel drops it when its
+The lock is an OS file lock (through `reasonlessons.support.atomic.locked`), so the kernel drops it when its
 holder dies: a pid file left behind by a killed daemon is simply taken over.
 """
 
@@ -13,9 +13,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from reasonlessons import jsonio
-from reasonlessons.atomic import locked, write_atomic
 from reasonlessons.errors import ReasonLessonsError, StoreWriteError
+from reasonlessons.support import jsonio
+from reasonlessons.support.atomic import locked, write_atomic
 
 LOCK_FILE = "watch.lock"
 PID_FILE = "watch.pid"

@@ -332,11 +332,11 @@ def run_cli(
 
 def stages(files: list[Path], agent: str, work: Path, rounds: int, env: dict[str, str]) -> None:
     """In-process breakdown on `files`: where capture's time goes, next to the baseline."""
-    from reasonlessons.capture import adapters
-    from reasonlessons.capture.events import ReadStats
     from reasonlessons.capture.pipeline import capture
-    from reasonlessons.capture.reducer import SessionReducer
-    from reasonlessons.project import open_project
+    from reasonlessons.capture.reduce.reducer import SessionReducer
+    from reasonlessons.sessions import adapters
+    from reasonlessons.sessions.events import ReadStats
+    from reasonlessons.store.project import open_project
 
     adapter = adapters.get(agent)
 
@@ -461,7 +461,7 @@ def main() -> None:
             f"unchanged files {report['unchanged_files']}"
         )
         from reasonlessons.capture.pipeline import capture
-        from reasonlessons.project import open_project
+        from reasonlessons.store.project import open_project
 
         start = time.perf_counter()
         capture(open_project(repo, env=env), [logs], agent=args.agent)

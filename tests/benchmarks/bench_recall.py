@@ -102,8 +102,8 @@ def lesson_meta(
 
 def build(root: Path, home: Path, n: int) -> None:
     from reasonlessons.fingerprint import record
-    from reasonlessons.lesson import Lesson
-    from reasonlessons.lessonfile import render_lesson
+    from reasonlessons.lessons.file import render_lesson
+    from reasonlessons.lessons.model import Lesson
 
     started = time.perf_counter()
     build_tree(root)
@@ -145,7 +145,7 @@ def median_ms(cmd: list[str], cwd: Path, env: dict[str, str], runs: int) -> list
 
 
 def in_process(root: Path, home: Path, runs: int) -> tuple[float, float, str]:
-    from reasonlessons.locations import Locations
+    from reasonlessons.lessons.locations import Locations
     from reasonlessons.recall.api import Recaller
 
     loc = Locations(root=root, home=home / ".reasonix")

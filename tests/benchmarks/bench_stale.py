@@ -88,8 +88,8 @@ def git(root: Path, *args: str) -> None:
 
 
 def build(root: Path, home: Path) -> None:
-    from reasonlessons.locations import Locations
-    from reasonlessons.project import Project
+    from reasonlessons.lessons.locations import Locations
+    from reasonlessons.store.project import Project
 
     started = time.perf_counter()
     files = build_tree(root)

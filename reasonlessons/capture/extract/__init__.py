@@ -1,0 +1,1 @@
+"""Extract: observations to candidate drafts."""

@@ -1,0 +1,125 @@
+"""What the LLM is shown: a short, redacted digest of a session's observations, each with its ref.
+
+Only observations go out (failed and fixed commands, verifications, stated lessons, corrections),
+never raw tool output beyond the one telling line capture already keeps; paths are made relative or
+anonymized and secrets redacted. Every line names the log location (`ref`) a lesson must cite.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from reasonlessons.capture.extract.context import Context
+from reasonlessons.capture.reduce.observations import (
+    ArgsFix,
+    Call,
+    CommandFix,
+    Correction,
+    CreatedFiles,
+    EditFix,
+    Failure,
+    RepeatedFailure,
+    SessionObservations,
+    Verification,
+    Writ,
+)
+from reasonlessons.safety.redact import redact
+
+MAX_DIGEST_CHARS = 6000
+MAX_LINES = 40
+
+SYSTEM = """You distil short, durable lessons about one code repository from what a coding agent \
+observed in one session. A lesson tells a future agent what to do (or avoid) in THIS repository: \
+an exact command, file location or convention, never generic advice. Propose at most 3 lessons, \
+or none when nothing durable was learned.
+
+Answer with one JSON object and nothing else:
+{"lessons": [{"name": "kebab-case-name", "description": "one line, at most 100 characters",
+"body": "1-3 markdown bullets, each starting with '- '", "outcome": "success|failure|mixed",
+"evidence": ["ref", ...], "commands": ["shell command", ...], "keywords": ["word", ...]}]}
+
+Rules: cite in "evidence" only refs that appear in the observations below, exactly as written \
+(at least one per lesson). "commands" and "keywords" are optional (at most 3 and 5). Do not invent \
+facts that are not in the observations."""
+
+
+@dataclass
+class Digest:
+    """The prompt text and the refs it shows (display ref -> raw log location)."""
+
+    text: str = ""
+    refs: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def empty(self) -> bool:
+        return not self.refs
+
+
+def _call(call: Call) -> str:
+    return call.invocation.text if call.invocation is not None else call.key
+
+
+def _failure(failure: Failure, ctx: Context) -> str:
+    line = ctx.clean(failure.line or failure.sig)
+    code = f" (exit {failure.exit_code})" if failure.exit_code not in (None, 0) else ""
+    return f"`{_call(failure.call)}` failed: {line}{code}"
+
+
+def _describe(item: object, ctx: Context) -> tuple[str, list[str]] | None:
+    """(one line, raw refs) for an observation."""
+    if isinstance(item, CommandFix):
+        return f"{_failure(item.failure, ctx)}; then `{_call(item.fix)}` worked instead", [
+            item.failure.ref,
+            item.fix_ref,
+        ]
+    if isinstance(item, ArgsFix):
+        return f"{_failure(item.failure, ctx)}; then the same tool worked as `{_call(item.fix)}`", [
+            item.failure.ref,
+            item.fix_ref,
+        ]
+    if isinstance(item, EditFix):
+        files = ", ".join(sorted({e.path for e in item.edits}))
+        return f"{_failure(item.failure, ctx)}; after editing {files} it passed", [
+            item.failure.ref,
+            item.rerun_ref,
+        ]
+    if isinstance(item, RepeatedFailure):
+        return f"{_failure(item.failure, ctx)}; failed {item.count} times, never fixed", list(item.refs)
+    if isinstance(item, Verification):
+        return f"`{item.invocation.text}` passed ({item.count}x)", list(item.refs[:2])
+    if isinstance(item, CreatedFiles):
+        return "created and kept: " + ", ".join(item.paths[:8]), list(item.refs[:2])
+    if isinstance(item, Writ):
+        return f"the user stated a lesson: {item.title}: {item.text[:400]}", [item.ref]
+    if isinstance(item, Correction):
+        return f"the user corrected the agent: {item.text[:400]}", [item.ref]
+    return None
+
+
+def build(obs: SessionObservations, ctx: Context) -> Digest:
+    """The digest of one session (empty when there is nothing worth asking about)."""
+    digest = Digest()
+    lines: list[str] = []
+    size = 0
+    for item in obs.items:
+        found = _describe(item, ctx)
+        if found is None:
+            continue
+        text, raws = found
+        pairs = [(raw, ctx.ref(raw)) for raw in raws if raw]
+        shown = [ref for _, ref in pairs]
+        line = redact(f"- [ref: {', '.join(shown)}] {' '.join(text.split())}").text
+        if len(lines) >= MAX_LINES or size + len(line) > MAX_DIGEST_CHARS:
+            break
+        lines.append(line)
+        size += len(line) + 1
+        for raw, ref in pairs:
+            digest.refs.setdefault(ref, raw)
+    outcome = "ended well" if obs.successful else "did not end well"
+    head = f"Agent: {obs.agent}. {obs.tool_calls} tool calls; the session {outcome}.\nObservations:\n"
+    digest.text = head + "\n".join(lines)
+    return digest
+
+
+def messages(digest: Digest) -> list[dict[str, str]]:
+    return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": digest.text}]

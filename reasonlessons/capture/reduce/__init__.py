@@ -1,0 +1,1 @@
+"""Reduce: one session's events to observations."""

@@ -1,0 +1,347 @@
+"""The reducer: one session's events in, observations out; deterministic, offline, bounded memory.
+
+Events are fed one at a time and nothing of them is kept but a bounded summary: the calls awaiting
+results, the recent failures still open (each remembers the edits and calls made since), a capped
+table of failure counts, the passing verification commands and the files created. So a gigabyte of
+log costs the same memory as a kilobyte.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict, deque
+from dataclasses import dataclass, field
+
+from reasonlessons.capture.reduce import messages, pairing
+from reasonlessons.capture.reduce.observations import (
+    ArgsFix,
+    Call,
+    CommandFix,
+    Correction,
+    CreatedFiles,
+    Edit,
+    EditFix,
+    Failure,
+    RepeatedFailure,
+    SessionObservations,
+    Verification,
+    Writ,
+)
+from reasonlessons.safety.redact import redact
+from reasonlessons.sessions import signals
+from reasonlessons.sessions.edits import Move, changed_region, file_edits, relative, shell_moves
+from reasonlessons.sessions.events import Event
+from reasonlessons.sessions.shell import Invocation, parse
+
+_OPEN_MAX = 16
+_PENDING_MAX = 64
+_STATS_MAX = 256
+_VERIFY_MAX = 32
+_CREATED_MAX = 500
+_MESSAGES_MAX = 10
+_EXCERPT = 2000
+_ARG_CAP = 200
+_FIX_REACH = max(pairing.WINDOW, pairing.ARGS_WINDOW)
+_TOLD_MAX = 64
+_TOLD_TEXT = 16 * 1024
+_SCALARS = (str, int, float, bool)
+
+
+@dataclass(eq=False)  # compared by identity: `deque.remove` must not compare failures field by field
+class _Open:
+    """A failure not yet resolved, and what happened since."""
+
+    failure: Failure
+    opened_at: int  # the session's call count when it failed
+    edits: list[Edit] = field(default_factory=list)
+
+
+@dataclass
+class _Stat:
+    count: int = 0
+    streak: int = 0
+    resolved: bool = False
+    last: Failure | None = None
+    refs: list[str] = field(default_factory=list)
+
+
+class SessionReducer:
+    """Feed the events of one session in order, then call `finish()`."""
+
+    def __init__(self, agent: str, session_id: str, *, root: str | None = None) -> None:
+        self.obs = SessionObservations(agent=agent, session_id=session_id)
+        self._root = root
+        self._pending: OrderedDict[str, Call] = OrderedDict()
+        self._edits_of: dict[str, list[Edit]] = {}
+        self._moves_of: dict[str, list[Move]] = {}
+        self._open: deque[_Open] = deque(maxlen=_OPEN_MAX)
+        self._calls = 0  # results seen: the clock failures and fixes are measured by
+        self._recent: deque[tuple[int, str]] = deque(maxlen=8)  # (call number, tool) of recent calls
+        self._stats: OrderedDict[str, _Stat] = OrderedDict()
+        self._verified: OrderedDict[str, Verification] = OrderedDict()
+        self._created: OrderedDict[str, str] = OrderedDict()
+        self._touched: set[str] = set()
+        self._last_key: str | None = None
+        self._last_failed = False
+        self._verify_ok: bool | None = None
+        self._messages = 0
+        self._told: dict[tuple[str, str, int | None, str | None], tuple[str | None, bool]] = {}
+
+    # -- feeding -----------------------------------------------------------------------------
+
+    def feed(self, event: Event) -> None:
+        """Take one event (in `seq` order)."""
+        obs = self.obs
+        obs.events += 1
+        if event.seq > obs.last_seq:
+            obs.last_seq = event.seq
+        if event.cwd and obs.cwd is None:
+            obs.cwd = event.cwd
+        kind = event.kind
+        if kind == "tool_call":
+            self._call(event)
+        elif kind == "tool_result":
+            self._result(event)
+        elif kind == "text" and event.text and event.role in ("user", "assistant"):
+            self._text(event)
+
+    def _bases(self) -> tuple[str, ...]:
+        return tuple(b for b in (self.obs.cwd, self._root) if b)
+
+    def _call(self, event: Event) -> None:
+        self.obs.tool_calls += 1
+        tool = event.tool_name or "unknown"
+        args = event.tool_args or {}
+        invocation: Invocation | None = None
+        short: tuple[tuple[str, str], ...] = ()
+        if tool == "shell":
+            command = args.get("command")
+            invocation = parse(command) if isinstance(command, str) else None
+            key = f"shell:{invocation.text if invocation else command}"
+        else:
+            short = tuple(
+                (str(k), v if isinstance(v, str) else repr(v))
+                for k, v in sorted(args.items())
+                if isinstance(v, _SCALARS) and len(str(v)) <= _ARG_CAP
+            )
+            key = f"{tool}:{short!r}"
+        call = Call(event.seq, tool, key, event.raw_ref, invocation, short)
+        call_id = event.call_id or f"#{event.seq}"
+        self._pending[call_id] = call
+        if len(self._pending) > _PENDING_MAX:
+            self._pending.popitem(last=False)
+        edits = file_edits(tool, args, event.raw_ref)
+        if edits:
+            self._edits_of[call_id] = edits
+        elif tool == "shell" and isinstance(args.get("command"), str):
+            moves = shell_moves(args["command"])
+            if moves:
+                self._moves_of[call_id] = moves
+
+    def _match(self, event: Event) -> tuple[str, Call] | None:
+        if event.call_id and event.call_id in self._pending:
+            return event.call_id, self._pending.pop(event.call_id)
+        for call_id, call in self._pending.items():
+            if event.call_id is None and (event.tool_name is None or call.tool == event.tool_name):
+                del self._pending[call_id]
+                return call_id, call
+        return None
+
+    def _result(self, event: Event) -> None:
+        found = self._match(event)
+        if found is None:
+            return  # a result with no call: the adapter counted it already
+        call_id, call = found
+        edits = self._edits_of.pop(call_id, [])
+        moves = self._moves_of.pop(call_id, [])
+        if event.is_error:
+            self._failed(call, event)
+        elif event.is_error is False:
+            self._succeeded(call, event)
+            self._apply(edits)
+            self._move(moves)
+        elif edits:
+            self._apply(edits)  # unknown outcome (e.g. Codex patches): the change most likely happened
+        self._calls += 1
+        self._recent.append((self._calls, call.tool))
+        self._last_key, self._last_failed = call.key, bool(event.is_error)
+
+    def _failed(self, call: Call, event: Event) -> None:
+        sig = event.error_sig or (f"exit {event.exit_code}" if event.exit_code else None)
+        if not sig:
+            return
+        text = event.text or ""
+        line, invocation = self._tell(text, sig, event.exit_code, event.error_kind)
+        failure = Failure(
+            call=call,
+            sig=sig,
+            ref=event.raw_ref,
+            line=line,
+            exit_code=event.exit_code,
+            error_kind=event.error_kind,
+            excerpt=text[:_EXCERPT],
+            invocation=invocation,
+        )
+        stat = self._stats.pop(call.key, None) or _Stat()
+        self._stats[call.key] = stat
+        if len(self._stats) > _STATS_MAX:
+            self._stats.popitem(last=False)
+        stat.count += 1
+        stat.streak = stat.streak + 1 if self._last_key == call.key and self._last_failed else 1
+        stat.resolved, stat.last = False, failure
+        if len(stat.refs) < 3:
+            stat.refs.append(event.raw_ref)
+        self._open.append(_Open(failure, self._calls))
+        if call.invocation is not None and call.invocation.category:
+            self._verify_ok = False
+
+    def _tell(
+        self, text: str, sig: str, exit_code: int | None, error_kind: str | None
+    ) -> tuple[str | None, bool]:
+        """The telling line of a failure, and whether the command itself could not run.
+
+        Remembered per failure text: an agent retrying a command gets the same output again and
+        again, and finding the line costs a signature per candidate line.
+        """
+        memo = len(text) <= _TOLD_TEXT
+        key = (text, sig, exit_code, error_kind)
+        if memo and (known := self._told.get(key)) is not None:
+            return known
+        line = signals.telling_line(text, sig)
+        invocation = signals.is_invocation_failure(sig, exit_code, error_kind)
+        if not invocation and (strong := signals.invocation_line(text)) is not None:
+            invocation, line = True, strong  # e.g. a test run that could not import its package
+        if memo:
+            if len(self._told) >= _TOLD_MAX:
+                self._told.clear()
+            self._told[key] = line, invocation
+        return line, invocation
+
+    def _succeeded(self, call: Call, event: Event) -> None:
+        inv = call.invocation
+        if call.key in self._stats:
+            self._stats[call.key].resolved = True
+        if inv is not None and inv.category:
+            self._verify_ok = True
+            self._verification(inv, event.raw_ref)
+        key, calls = call.key, self._calls
+        for item in list(reversed(self._open)):
+            failure = item.failure
+            if failure.call.key == key:
+                self._open.remove(item)
+                if inv is not None and item.edits:
+                    self._edit_fix(item, event.raw_ref)
+                continue  # an older failure of another command may be what this one fixes
+            since = calls - item.opened_at
+            if since > _FIX_REACH:
+                continue  # too long ago for a fix of either kind (the pairing windows)
+            if inv is not None:
+                if failure.call.invocation is None or not pairing.command_fix(failure, call, since):
+                    continue
+                stat = self._stats.get(failure.call.key)
+                self._add(CommandFix(failure, call, event.raw_ref, stat.count if stat else 1))
+            elif failure.call.tool != call.tool or not pairing.args_fix(failure, call, since):
+                continue
+            else:
+                self._add(ArgsFix(failure, call, event.raw_ref, self._via(item)))
+            self._open.remove(item)
+            self._resolve(failure)
+            break
+
+    def _via(self, item: _Open) -> tuple[str, ...]:
+        """Other tools called between a failure and now (what the agent looked up to fix it)."""
+        tools = [t for n, t in self._recent if n > item.opened_at and t != item.failure.call.tool]
+        return tuple(dict.fromkeys(tools))[:4]
+
+    def _edit_fix(self, item: _Open, rerun_ref: str) -> None:
+        failure = item.failure
+        self._resolve(failure)
+        if failure.invocation or not pairing.convention(failure):
+            return
+        edits = [e for e in item.edits if changed_region(e.before, e.after) is not None]
+        named = [e for e in edits if e.path.rsplit("/", 1)[-1] in failure.excerpt]
+        edits = named or edits
+        if 1 <= len(edits) <= 3:
+            self._add(EditFix(failure, tuple(edits), rerun_ref))
+
+    def _resolve(self, failure: Failure) -> None:
+        stat = self._stats.get(failure.call.key)
+        if stat is not None:
+            stat.resolved = True
+
+    def _verification(self, inv: Invocation, ref: str) -> None:
+        key = f"{inv.workdir or ''}\x00{inv.base}"
+        old = self._verified.pop(key, None)
+        if old is None and len(self._verified) >= _VERIFY_MAX:
+            return
+        examples = old.examples if old else ()
+        if inv.text not in examples and len(examples) < 3:
+            examples = (*examples, inv.text)
+        refs = old.refs if old else ()
+        if len(refs) < 3:
+            refs = (*refs, ref)
+        self._verified[key] = Verification(inv, (old.count if old else 0) + 1, refs, examples)
+
+    def _apply(self, edits: list[Edit]) -> None:
+        if not edits:
+            return
+        bases = self._bases()
+        for edit in edits:
+            path = relative(edit.path, bases)
+            if path is None:
+                continue
+            if edit.created and path not in self._touched and len(self._created) < _CREATED_MAX:
+                self._created.setdefault(path, edit.ref)
+            self._touched.add(path)
+            moved = Edit(path, edit.before, edit.after, edit.created, edit.ref)
+            for item in self._open:
+                if len(item.edits) < 6:
+                    item.edits.append(moved)
+
+    def _move(self, moves: list[Move]) -> None:
+        """Follow created files through `mv`/`git mv` and forget those removed again."""
+        if not moves:
+            return
+        bases = self._bases()
+        for move in moves:
+            source = relative(move.source, bases)
+            ref = self._created.pop(source, None) if source else None
+            dest = relative(move.dest, bases) if move.dest else None
+            if ref is not None and dest is not None:
+                self._created[dest] = ref
+
+    def _text(self, event: Event) -> None:
+        text = event.text or ""
+        if self._messages >= _MESSAGES_MAX:
+            return
+        # Stated lessons keep the user's words: redact them before they are held anywhere.
+        for title, body in messages.writs(text):
+            self._messages += 1
+            self._add(Writ(redact(title).text, redact(body).text, event.raw_ref))
+        if event.role == "user" and self.obs.tool_calls:
+            rule = messages.correction(text)
+            if rule is not None:
+                self._messages += 1
+                self._add(Correction(redact(rule).text, event.raw_ref))
+
+    def _add(self, item: object) -> None:
+        if len(self.obs.items) < 64:
+            self.obs.items.append(item)  # type: ignore[arg-type]
+
+    # -- finishing ---------------------------------------------------------------------------
+
+    def finish(self) -> SessionObservations:
+        """The observations of the session, in a stable order."""
+        obs = self.obs
+        unresolved = [s for s in self._stats.values() if not s.resolved and s.last is not None]
+        obs.successful = self._verify_ok is True or (self._verify_ok is None and not unresolved)
+        obs.items.extend(self._verified.values())
+        for stat in unresolved:
+            failure = stat.last
+            assert failure is not None
+            if (stat.streak >= 2 or stat.count >= 3) and failure.invocation:
+                obs.items.append(RepeatedFailure(failure, stat.count, stat.streak, tuple(stat.refs)))
+        if obs.successful and self._created:
+            paths = tuple(self._created)[:50]
+            refs = tuple(dict.fromkeys(self._created[p] for p in paths))[:3]
+            obs.items.append(CreatedFiles(paths, refs))
+        return obs

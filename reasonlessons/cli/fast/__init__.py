@@ -1,0 +1,1 @@
+"""The argparse fast paths for per-turn commands."""

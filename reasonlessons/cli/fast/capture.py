@@ -1,0 +1,162 @@
+"""`reasonlessons capture` without Typer: hooks and `watch` run it at the end of every session, and a
+re-run on unchanged logs should cost little more than starting Python.
+
+`__main__` tries `try_run` first; anything it does not recognise (help, unknown options) goes to the
+Typer command, which calls `run` too, so both paths print the same bytes.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from reasonlessons.constants import EXIT_OK
+
+# Below this much log to read, a progress bar would only flicker.
+_BAR_BYTES = 8 * 1024 * 1024
+
+
+def try_run(argv: list[str]) -> int | None:
+    """The exit code of `capture [LOG...] [--agent A] [--extractor E] [--jobs N] [--json] [--repo DIR]`,
+    None for anything else."""
+    logs: list[Path] = []
+    as_json = False
+    values: dict[str, str | None] = {"--agent": "auto", "--repo": None, "--extractor": "heuristic"}
+    values["--jobs"] = None
+    args = iter(argv)
+    for arg in args:
+        if arg == "--json":
+            as_json = True
+        elif arg in values:
+            value = next(args, None)
+            if value is None:
+                return None
+            values[arg] = value
+        elif arg.startswith(("--agent=", "--repo=", "--extractor=", "--jobs=")):
+            key, _, value = arg.partition("=")
+            values[key] = value
+        elif arg.startswith("-"):
+            return None  # help, typos and the like: the Typer command explains them
+        else:
+            logs.append(Path(arg))
+    from reasonlessons.errors import run_mapped
+
+    repo, agent, extractor = values["--repo"], values["--agent"] or "auto", values["--extractor"]
+    jobs = values["--jobs"]
+    if jobs is not None and not (jobs.isdigit() and int(jobs) >= 1):
+        return None  # the Typer command says what is wrong with it
+    return run_mapped(
+        lambda: run(
+            Path(repo) if repo is not None else None,
+            logs,
+            agent=agent,
+            as_json=as_json,
+            extractor=extractor or "heuristic",
+            jobs=int(jobs) if jobs is not None else None,
+        )
+    )
+
+
+def run(
+    repo: Path | None,
+    logs: list[Path],
+    *,
+    agent: str,
+    as_json: bool,
+    extractor: str = "heuristic",
+    jobs: int | None = None,
+) -> int:
+    """Capture, then print the JSON document or the human summary; returns the exit code."""
+    import os
+
+    from reasonlessons.capture.pipeline import capture
+    from reasonlessons.store.project import open_project
+
+    extract_with = None
+    if extractor != "heuristic":  # the LLM client is only imported when asked for
+        from reasonlessons.capture.extract.llm.extractor import choose
+
+        extract_with = choose(extractor, os.environ)
+    project = open_project(repo)
+    with progress_bar() as progress:
+        report = capture(
+            project, logs or None, agent=agent, progress=progress, extractor=extract_with, jobs=jobs
+        )
+    if as_json:
+        from reasonlessons.support import jsonio
+
+        sys.stdout.flush()
+        sys.stdout.buffer.write(jsonio.dumps(report.to_json(), indent=True))
+    else:
+        _summary(report)
+    sys.stdout.flush()
+    return EXIT_OK
+
+
+def _summary(report: Any) -> None:
+    say = sys.stdout.write
+    for item in report.written:
+        say(f"new candidate {item.name}  ({item.path})  from {item.session}\n")
+    sessions: dict[tuple[str, str], list[str]] = {}
+    for item in report.updated:
+        sessions.setdefault((item.scope, item.name), []).append(item.session)
+    for (scope, name), found in sessions.items():
+        where = "its file" if scope == "candidate" else "local state"
+        origin = found[0] if len(found) == 1 else f"{len(found)} sessions"
+        say(f"more evidence for {scope} lesson {name} (kept in {where})  from {origin}\n")
+    for learned in report.outcomes:  # verdicts on the lessons recalled into a session (docs/learning.md)
+        for outcome in learned.outcomes:
+            say(f"lesson {outcome.key}: {outcome.verdict} in {learned.session} ({outcome.reason})\n")
+        for key in learned.deactivated:
+            say(f"lesson {key} deactivated: it keeps failing (`reasonlessons revive` brings it back)\n")
+    sys.stdout.flush()
+    for note in report.notes:
+        sys.stderr.write(f"warning: {note}\n")
+    for item in report.skipped:
+        sys.stderr.write(f"warning: skipped {item.name}: {item.reason}\n")
+    if report.damage:
+        parts = ", ".join(f"{n} {reason}" for reason, n in sorted(report.damage.items()))
+        count = sum(report.damage.values())
+        sys.stderr.write(f"warning: {count} damaged or unusable log record(s) skipped ({parts})\n")
+    say(
+        f"{report.sessions} session(s) read from {report.files - report.unchanged} log(s)"
+        f" ({report.unchanged} unchanged); {len(report.skipped)} skipped; "
+        f"{len(report.written)} candidate(s) written, {len(report.updated)} updated\n"
+    )
+
+
+@contextmanager
+def progress_bar() -> Iterator[Callable[[Any], None] | None]:
+    """A rich progress bar on stderr for long runs, only when stderr is a terminal."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, DownloadColumn, Progress, TimeRemainingColumn
+
+    bar = Progress(
+        "capture",
+        BarColumn(),
+        DownloadColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
+    task: list[Any] = []
+
+    def update(state: Any) -> None:
+        if not task:
+            if state.bytes_total < _BAR_BYTES:
+                return
+            bar.start()
+            task.append(bar.add_task("capture", total=state.bytes_total))
+        bar.update(task[0], completed=state.bytes_done)
+
+    try:
+        yield update
+    finally:
+        if task:
+            bar.stop()

@@ -1,0 +1,148 @@
+"""`reasonlessons stale` without Typer: it runs before every agent turn.
+
+`__main__` tries `try_run` first; anything it does not recognise (help, typos, other commands) goes to
+the full CLI. The Typer `stale` command calls `stale_main` too, so both paths print the same bytes.
+`stale_main` first asks `reasonlessons.stale.answer_cache` whether the last answer still holds; only when
+it does not does it import the lesson and fingerprint machinery.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import TYPE_CHECKING, Any
+
+from reasonlessons.constants import (
+    DEFAULT_HOME_DIRNAME,
+    ENV_HOME,
+    EXIT_OK,
+    EXIT_STALE,
+    LESSONS_DIR,
+    REASONIX_DIR,
+    STATE_DIR,
+)
+
+if TYPE_CHECKING:
+    from os import PathLike
+
+    RepoArg = str | PathLike[str] | None
+
+
+def try_run(argv: list[str]) -> int | None:
+    """The exit code of `stale [--check] [--json] [--repo DIR]`, or None for anything else."""
+    if not argv or argv[0] != "stale":
+        return None
+    check = as_json = False
+    repo: str | None = None
+    args = iter(argv[1:])
+    for arg in args:
+        if arg == "--check":
+            check = True
+        elif arg == "--json":
+            as_json = True
+        elif arg == "--repo":
+            repo = next(args, None)
+            if repo is None:
+                return None
+        elif arg.startswith("--repo="):
+            repo = arg[len("--repo=") :]
+        else:
+            return None
+    from reasonlessons.errors import run_mapped
+
+    return run_mapped(lambda: stale_main(repo, check=check, as_json=as_json))
+
+
+def stale_main(repo: RepoArg, *, check: bool, as_json: bool) -> int:
+    """Run `stale`, print its report, return the exit code (3 with --check when anything is stale)."""
+    from reasonlessons.stale import answer_cache
+
+    where = _locate(repo)
+    answer = None if where is None else answer_cache.lookup(where[0], root=where[1], global_dir=where[2])
+    if answer is None:
+        answer = _check(repo)
+    sys.stderr.write(answer["stderr"])
+    sys.stdout.flush()
+    sys.stdout.buffer.write(answer["json"] if as_json else answer["text"])
+    sys.stdout.flush()
+    return EXIT_STALE if check and answer["stale"] else EXIT_OK
+
+
+def _locate(repo: RepoArg) -> tuple[str, str, str] | None:
+    """(state dir, root, global lessons dir) as `Locations.discover` finds them, cheaply; None when
+    unsure (the full path then decides, and reports any error)."""
+    cwd = os.getcwd()
+    if repo is not None:
+        root = os.path.realpath(os.path.join(cwd, repo))
+        if not os.path.isdir(root):
+            return None
+    else:
+        here = root = os.path.realpath(cwd)
+        while not os.path.exists(os.path.join(root, ".git")):
+            parent = os.path.dirname(root)
+            if parent == root:
+                root = here
+                break
+            root = parent
+    home = os.environ.get(ENV_HOME)
+    base = os.path.expanduser(home) if home else os.path.join(os.path.expanduser("~"), DEFAULT_HOME_DIRNAME)
+    state = os.path.join(root, REASONIX_DIR, STATE_DIR)
+    return state, root, os.path.join(os.path.normpath(base), LESSONS_DIR)
+
+
+def _check(repo: RepoArg) -> dict[str, Any]:
+    """Check every lesson now, keep the answer for replay, and return it."""
+    import gc
+    import time
+    from pathlib import Path
+
+    from reasonlessons.fingerprint.deps import Deps
+    from reasonlessons.stale import answer_cache
+    from reasonlessons.stale.scan import scan_stale
+    from reasonlessons.store.project import open_project
+    from reasonlessons.support import jsonio
+
+    project = open_project(Path(repo) if repo is not None else None)
+    deps = Deps()
+    started = time.time_ns()
+    # A cold check allocates ~100,000 short-lived containers and no cycles worth collecting; the
+    # collector's passes over them cost ~5% of it.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        result = scan_stale(project, deps=deps)
+    finally:
+        if collecting:
+            gc.enable()
+    answer = {
+        "stderr": "".join(f"warning: {bad.path}: {bad.message}\n" for bad in result.bad),
+        "json": jsonio.dumps([r.to_json() for r in result.reports], indent=True),
+        "text": "".join(f"{line}\n" for line in human_lines(result)).encode("utf-8"),
+        "stale": bool(result.reports),
+    }
+    until = result.valid_until
+    answer_cache.store(
+        str(project.loc.state_dir),
+        root=str(project.loc.root),
+        global_dir=str(project.loc.global_dir),
+        deps=deps,
+        started_ns=started,
+        until_ns=int(until.timestamp() * 1_000_000_000) if until is not None else None,
+        outputs=answer,
+    )
+    return answer
+
+
+def human_lines(result: Any) -> list[str]:
+    """The tidy text report: each stale lesson, then one line per drifted entry."""
+    if not result.reports:
+        return [f"no stale lessons ({result.checked} checked)"]
+    lines: list[str] = []
+    for report in result.reports:
+        lines.append(f"{report.name}  [{report.scope}]  {report.path or ''}".rstrip())
+        lines.extend(f"  {item.describe()}" for item in report.drift)
+    lines.append(
+        f"{len(result.reports)} of {result.checked} lesson(s) stale; when a lesson still holds, "
+        "`reasonlessons refresh NAME` (or --all) records the repo as it is now"
+    )
+    return lines

@@ -1,0 +1,1 @@
+"""The lesson itself: its model, its file on disk, and where the scopes live."""

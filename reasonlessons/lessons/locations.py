@@ -1,0 +1,104 @@
+"""Where things live (SPEC §2): the project root, the three scopes and the local state directory."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from reasonlessons.constants import (
+    CANDIDATES_DIR,
+    DEFAULT_HOME_DIRNAME,
+    ENV_HOME,
+    LESSONS_DIR,
+    REASONIX_DIR,
+    SCOPE_CANDIDATE,
+    SCOPE_GLOBAL,
+    SCOPE_PROJECT,
+    STATE_DIR,
+)
+from reasonlessons.errors import UsageError
+from reasonlessons.support.atomic import write_atomic
+
+_STATE_GITIGNORE = b"# reasonlessons local state: caches, checkpoints, counters. Never commit.\n*\n"
+
+
+def find_root(repo: Path | None, cwd: Path) -> Path:
+    """`--repo` if given, else the enclosing git work tree, else `cwd`."""
+    if repo is not None:
+        path = (cwd / repo).resolve()
+        if not path.is_dir():
+            raise UsageError(f"--repo {repo}: not a directory; pass the repository's top folder")
+        return path
+    here = cwd.resolve()
+    # Walking up for `.git` is what `git rev-parse --show-toplevel` does for ordinary work trees,
+    # without paying for a subprocess on every agent turn.
+    for candidate in (here, *here.parents):
+        if (candidate / ".git").exists():
+            return candidate
+    return here
+
+
+def reasonix_home(env: Mapping[str, str], home: Path) -> Path:
+    """`$REASONIX_HOME`, defaulting to `~/.reasonix`."""
+    value = env.get(ENV_HOME)
+    return Path(value).expanduser() if value else home / DEFAULT_HOME_DIRNAME
+
+
+@dataclass(frozen=True)
+class Locations:
+    """Every directory reasonlessons reads or writes for one repository."""
+
+    root: Path
+    home: Path
+
+    @classmethod
+    def discover(
+        cls,
+        repo: Path | None = None,
+        *,
+        cwd: Path | None = None,
+        env: Mapping[str, str] | None = None,
+        home: Path | None = None,
+    ) -> Locations:
+        env = os.environ if env is None else env
+        root = find_root(repo, cwd or Path.cwd())
+        return cls(root=root, home=reasonix_home(env, home or Path.home()))
+
+    @property
+    def project_dir(self) -> Path:
+        return self.root / REASONIX_DIR / LESSONS_DIR
+
+    @property
+    def candidates_dir(self) -> Path:
+        return self.project_dir / CANDIDATES_DIR
+
+    @property
+    def global_dir(self) -> Path:
+        return self.home / LESSONS_DIR
+
+    @property
+    def state_dir(self) -> Path:
+        return self.root / REASONIX_DIR / STATE_DIR
+
+    def scope_dir(self, scope: str) -> Path:
+        return {
+            SCOPE_PROJECT: self.project_dir,
+            SCOPE_CANDIDATE: self.candidates_dir,
+            SCOPE_GLOBAL: self.global_dir,
+        }[scope]
+
+    def lock_path(self, scope: str) -> Path:
+        """The lock guarding mutations of a scope; project and candidates share one (promote spans both)."""
+        if scope == SCOPE_GLOBAL:
+            return self.home / STATE_DIR / "lessons.lock"
+        return self.state_dir / "lessons.lock"
+
+    def ensure_state_dir(self) -> Path:
+        """Create the local state directory with a .gitignore that hides it from git."""
+        state = self.state_dir
+        gitignore = state / ".gitignore"
+        if not gitignore.exists():
+            write_atomic(gitignore, _STATE_GITIGNORE)
+        return state

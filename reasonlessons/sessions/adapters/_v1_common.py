@@ -1,0 +1,64 @@
+"""Rules shared by the Reasonix v1 event-log and transcript readers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from reasonlessons.sessions.errorsig import parse_reasonix_shell, reasonix_ok
+from reasonlessons.sessions.events import ErrorKind, Tokens, new_tokens
+from reasonlessons.sessions.jsonl import MAX_LINE
+from reasonlessons.sessions.normalize import as_int
+
+
+class ToolOutcome(NamedTuple):
+    """How a Reasonix tool result ended, per FORMATS §a.4 items 4-5 and §h.2 (one per result line,
+    hence a tuple: cheaper to build than a frozen dataclass)."""
+
+    is_error: bool
+    exit_code: int | None
+    error_kind: ErrorKind | None
+    error_text: str
+
+
+def reasonix_result(output: str, ok: bool | None) -> ToolOutcome:
+    """Classify a tool output: `ok` false (or the text heuristic when absent), or a failed shell."""
+    if ok is None:
+        ok = reasonix_ok(output)
+    shell = parse_reasonix_shell(output)
+    if shell is not None and shell.failed:
+        kind: ErrorKind = "timeout" if shell.timed_out else "exit"
+        return ToolOutcome(True, shell.exit_code, kind, shell.body)
+    exit_code = shell.exit_code if shell is not None else None
+    if ok:
+        return ToolOutcome(False, exit_code, None, output)
+    denied = output.startswith("[hook block]") or "ConfirmationError" in output
+    return ToolOutcome(True, exit_code, "permission" if denied else "tool", output)
+
+
+def v1_tokens(usage: dict[str, Any]) -> Tokens:
+    """RawUsage (`prompt_cache_miss_tokens`, …) as Tokens (FORMATS §h.3)."""
+    hit = as_int(usage.get("prompt_cache_hit_tokens"))
+    if "prompt_cache_miss_tokens" in usage:
+        miss = as_int(usage.get("prompt_cache_miss_tokens"))
+    else:
+        miss = max(0, as_int(usage.get("prompt_tokens")) - hit)
+    return new_tokens(miss, as_int(usage.get("completion_tokens")), hit, 0)
+
+
+def prefix_counts(path: Path, end: int, needles: tuple[bytes, ...]) -> tuple[int, list[int]]:
+    """Lines before byte `end`, and how many of them contain each needle (no JSON parsing)."""
+    counts = [0] * len(needles)
+    lines = 0
+    if end <= 0:
+        return 0, counts
+    with path.open("rb") as handle:
+        position = 0
+        while position < end and (raw := handle.readline(min(MAX_LINE, end - position))):
+            position += len(raw)
+            if raw.endswith(b"\n"):
+                lines += 1
+            for index, needle in enumerate(needles):
+                if needle in raw:
+                    counts[index] += 1
+    return lines, counts

@@ -1,0 +1,155 @@
+"""Error signatures and the shell-result headers the agents write (FORMATS §a.4, §e.5, §h.2)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from reasonlessons.support import jsonio
+
+SIG_MAX = 200
+
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+_TAGS = re.compile(r"</?(tool_use_error|error)>")
+_UUID = re.compile(r"\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b")
+_URL = re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s'\"`<>]+")
+_QUOTED = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"|`[^`\n]*`|‘[^’\n]*’|“[^”\n]*”")
+_PATH = re.compile(
+    r"(?:[A-Za-z]:\\|\\\\|~/|\.{1,2}/|/)[^\s'\"`,;()\[\]{}<>|]*"  # absolute, home, ./ or drive
+    r"|\b[\w@.+-]+(?:/[\w@.+-]+)+/?"  # relative with a slash
+    r"|\b[\w.-]+\.(?:py|pyi|js|jsx|mjs|cjs|ts|tsx|mts|json|ya?ml|toml|md|txt|cfg|ini|lock|go|rs"
+    r"|java|kt|c|h|cc|cpp|hpp|cs|rb|php|sh|css|scss|html|vue|svelte|sql|xml|gradle)\b"
+)
+_HEX = re.compile(r"\b0x[0-9a-fA-F]+\b|\b(?=[0-9a-fA-F]*\d)(?=[0-9a-fA-F]*[a-fA-F])[0-9a-fA-F]{7,}\b")
+_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)*")
+_SPACE = re.compile(r"\s+")
+_ERROR_LINE = re.compile(
+    r"error|exception|fail|fatal|denied|not found|no such|cannot|can't|unable|invalid|refus"
+    r"|panic|enoent|eacces|timed? ?out|killed|traceback|not allowed|permission|missing",
+    re.IGNORECASE,
+)
+_PY_EXC = re.compile(r"^[\w.]*(Error|Exception|Exit|Interrupt)\b")
+
+_V1_EXIT = re.compile(r"^\[exit (\d+|\?)\]$")
+_V1_KILLED = "[killed after timeout]"
+_V1_NOT_OK = re.compile(r'^(ERROR:|\[hook block\]|\{"error"\s*:)')
+_CODEX_HEADER = re.compile(
+    r"^Exit code: (-?\d+)\n(?:Wall time: [^\n]*\n)?(?:Total output lines: \d+\n)?Output:\n?"
+)
+_PROCESS_EXITED = re.compile(r"Process exited with code (-?\d+)")
+_PROCESS_RUNNING = re.compile(r"Process running with session ID \d+")
+_EXIT_PREFIX = re.compile(r"^(?:Error: )?Exit code:? (-?\d+)\b")
+
+
+@dataclass(frozen=True, slots=True)
+class ShellOutcome:
+    """What a shell tool's result header says: the exit code (None if unknown) and the rest."""
+
+    failed: bool
+    exit_code: int | None
+    timed_out: bool
+    body: str
+    command: str | None = None
+
+
+def error_signature(text: str | None) -> str | None:
+    """Reduce error text to a stable signature: the telling line, with variable parts replaced."""
+    if not text:
+        return None
+    line = _pick_error_line(_TAGS.sub("", _ANSI.sub("", _unwrap_json_error(text))))
+    if not line:
+        return None
+    sig = _UUID.sub("<uuid>", line[: SIG_MAX * 10])  # bounds the work on megabyte-long lines
+    sig = _URL.sub("<url>", sig)
+    sig = _QUOTED.sub("<str>", sig)
+    sig = _PATH.sub("<path>", sig)
+    sig = _HEX.sub("<hex>", sig)
+    sig = _NUMBER.sub("<n>", sig)
+    sig = _SPACE.sub(" ", sig).strip()
+    return sig[:SIG_MAX] or None
+
+
+def _unwrap_json_error(text: str) -> str:
+    # Tools that answer `{"error": "..."}` keep the message inside a JSON string.
+    if not text.lstrip().startswith("{") or len(text) > 64 * 1024:
+        return text
+    try:
+        data = jsonio.loads(text)
+    except ValueError:
+        return text
+    message = data.get("error") if isinstance(data, dict) else None
+    if isinstance(message, dict):
+        message = message.get("message")
+    return message if isinstance(message, str) else text
+
+
+def _pick_error_line(text: str) -> str | None:
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    if not lines:
+        return None
+    if any(line.startswith("Traceback (most recent call last)") for line in lines):
+        # A Python traceback names the failure on its last exception line.
+        for line in reversed(lines):
+            if _PY_EXC.match(line):
+                return line
+    for line in lines:
+        if _ERROR_LINE.search(line):
+            return line
+    return lines[0]
+
+
+def reasonix_ok(output: str) -> bool:
+    """Reasonix v1's own `ok` heuristic for a tool output (FORMATS §a.4 item 4)."""
+    return not (
+        _V1_NOT_OK.match(output) or "ConfirmationError:" in output or "NeedsConfirmationError" in output
+    )
+
+
+def parse_reasonix_shell(output: str) -> ShellOutcome | None:
+    """Parse a Reasonix `$ cmd` / `[exit N]` result header; None when the output has none."""
+    if not output.startswith("$ "):
+        return None
+    # Walk the lines by offset: the header is usually the second line of a long output.
+    start = output.find("\n") + 1
+    while start:
+        end = output.find("\n", start)
+        line = output[start:end] if end >= 0 else output[start:]
+        match = _V1_EXIT.match(line) if line.startswith("[exit ") else None
+        if match is not None or line == _V1_KILLED:
+            command = output[2 : start - 1]
+            body = output[end + 1 :] if end >= 0 else ""
+            if match is None:
+                return ShellOutcome(True, None, True, body, command)
+            code = None if match.group(1) == "?" else int(match.group(1))
+            return ShellOutcome(code != 0, code, False, body, command)
+        start = end + 1
+    return None
+
+
+def parse_codex_header(output: str) -> ShellOutcome | None:
+    """Parse Codex's `Exit code: N` / `Wall time` / `Output:` header; None when absent."""
+    match = _CODEX_HEADER.match(output)
+    if match is None:
+        return None
+    code = int(match.group(1))
+    return ShellOutcome(code != 0, code, False, output[match.end() :])
+
+
+def parse_process_exit(output: str) -> ShellOutcome | None:
+    """Parse `Process exited with code N` (Codex exec_command); None if absent or still running."""
+    match = _PROCESS_EXITED.search(output)
+    if match is None:
+        return None
+    code = int(match.group(1))
+    return ShellOutcome(code != 0, code, False, output)
+
+
+def is_still_running(output: str) -> bool:
+    """True for exec_command output saying the process is still running (no outcome yet)."""
+    return _PROCESS_RUNNING.search(output) is not None and _PROCESS_EXITED.search(output) is None
+
+
+def parse_exit_prefix(output: str) -> int | None:
+    """The N of an `Exit code N` first line (Claude Code Bash errors), else None."""
+    match = _EXIT_PREFIX.match(output)
+    return int(match.group(1)) if match else None

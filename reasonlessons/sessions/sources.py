@@ -1,0 +1,106 @@
+"""Which logs a capture run reads: the paths given (files or folders), or this repo's discovered logs."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from reasonlessons.sessions.events import SessionRef
+
+if TYPE_CHECKING:
+    from reasonlessons.sessions.adapters import Adapter
+
+_COMPANION_SUFFIXES = (".meta.json", ".pending.json", ".plan.json")
+_STORE_LOG = "events.frames"
+
+
+def discovered(
+    root: Path, agent: str, *, env: Mapping[str, str] | None, home: Path | None
+) -> list[SessionRef]:
+    """This repository's logs in each agent's standard place, of the wanted agent (or all for auto)."""
+    from reasonlessons.sessions.discovery import discover
+
+    refs = discover(root, env=os.environ if env is None else env, home=home or Path.home())
+    return [ref for ref in refs if _agent_matches(ref.agent, agent)]
+
+
+def plain_files(paths: Iterable[Path]) -> list[Path] | None:
+    """The logs `paths` stand for, found without reading any (folders expanded, companions left
+    out); None when a path is missing, so that the full resolution reports it."""
+    out: list[Path] = []
+    for given in paths:
+        path = Path(os.path.abspath(given))
+        if path.is_dir() and not (path / _STORE_LOG).is_file():
+            out.extend(_walk(path))
+        elif path.exists() and not _companion(path):
+            out.append(path)
+        else:
+            return None  # missing, or a companion named on its own: reported by the full way
+    return out
+
+
+def _agent_matches(found: str, wanted: str) -> bool:
+    return wanted == "auto" or found == wanted or (wanted == "reasonix" and found.startswith("reasonix"))
+
+
+def explicit(
+    paths: Iterable[Path], chosen: Adapter | None, skip: Callable[[str, str], None]
+) -> list[tuple[SessionRef, Adapter]]:
+    """Logs named on the command line; a folder stands for the logs under it. `skip(what, why)` the
+    rest."""
+    from reasonlessons.sessions import adapters
+
+    found: list[tuple[SessionRef, Adapter]] = []
+    for given in paths:
+        path = Path(os.path.abspath(given))
+        if not path.exists():
+            skip(str(given), "no such file or directory")
+            continue
+        adapter = chosen or adapters.detect(path)
+        if path.is_dir() and (adapter is None or not adapter.sniff(b"", path)):
+            found.extend(explicit(_walk(path), chosen, skip))
+        elif adapter is None:
+            skip(str(given), _why_skipped(path))
+        else:
+            found.append((SessionRef(adapter.name, path), adapter))
+    return found
+
+
+def _why_skipped(path: Path) -> str:
+    from reasonlessons.sessions import adapters
+    from reasonlessons.sessions.otherfiles import why_not_a_log
+
+    if _companion(path):
+        return "a companion file, read with its event log"
+    known = ", ".join(adapters.names())
+    return why_not_a_log(path) or f"not a session log of a known agent ({known})"
+
+
+def _walk(folder: Path) -> list[Path]:
+    """The logs under `folder`, at any depth, in name order (Codex keeps its rollouts in
+    `YYYY/MM/DD/` folders): files, and session-store folders as one log each. Hidden entries,
+    companion files and symlinked folders (which may loop) are left out."""
+    out: list[Path] = []
+    try:
+        entries = sorted(folder.iterdir())
+    except OSError:
+        return out  # unreadable: nothing found under it
+    for entry in entries:
+        if entry.name.startswith("."):
+            continue
+        if entry.is_dir() and not entry.is_symlink():
+            out.extend([entry] if (entry / _STORE_LOG).is_file() else _walk(entry))
+        elif entry.is_file() and not _companion(entry):
+            out.append(entry)
+    return out
+
+
+def _companion(path: Path) -> bool:
+    """A Reasonix v1 sidecar or meta file, which the event log's reader reads itself."""
+    name = path.name
+    if name.endswith(_COMPANION_SUFFIXES):
+        return True
+    events = path.with_name(name[: -len(".jsonl")] + ".events.jsonl")
+    return name.endswith(".jsonl") and not name.endswith(".events.jsonl") and events.exists()

@@ -1,0 +1,95 @@
+"""The last `stale` answer, replayed while nothing it depended on has changed.
+
+`stale` is a function of the paths it stat'ed (scope directories and lesson files, fingerprinted
+files, every directory of a fingerprinted tree, ignore files, HEAD when a drift names a commit; see
+fingerprint/deps.py) and of the clock, through `expires-at`. This module keeps the printed answer
+with the stat stamp of each such path. The next run stats them again (a few thousand stats cost a few
+milliseconds) and, when every stamp is equal and no `expires-at` has passed, prints the stored answer
+without loading lessons or the checker. A run that saw a path change within the racy window stores
+nothing, so a change in the same clock tick as the check can never be missed.
+
+This module is imported on every `stale`: it imports nothing beyond the standard library's core.
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+import sys
+import time
+from typing import Any
+
+RESULT_FILE = "stale-result.marshal"
+# Bump when the printed output or the dependency rules change.
+FORMAT = 1
+
+
+def _tag() -> tuple[Any, ...]:
+    from reasonlessons import __version__
+
+    return ("stale-result", FORMAT, __version__, sys.implementation.cache_tag)
+
+
+def lookup(state_dir: str, *, root: str, global_dir: str) -> dict[str, Any] | None:
+    """The stored answer for this root and global scope if it still holds, else None."""
+    try:
+        with open(os.path.join(state_dir, RESULT_FILE), "rb") as handle:
+            doc = marshal.loads(handle.read())
+    except (OSError, EOFError, ValueError, TypeError):
+        return None
+    if (
+        not isinstance(doc, dict)
+        or doc.get("tag") != _tag()
+        or doc.get("root") != root
+        or doc.get("global") != global_dir
+    ):
+        return None
+    until = doc.get("until")
+    if until is not None and time.time_ns() >= until:
+        return None
+    for check, table in ((os.stat, doc["stat"]), (os.lstat, doc["lstat"])):
+        for path, stamp in table.items():
+            try:
+                st = check(path)
+            except OSError:
+                if stamp is not None:
+                    return None
+                continue
+            if stamp != (st.st_mode, st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns):
+                return None
+    return doc
+
+
+def store(
+    state_dir: str,
+    *,
+    root: str,
+    global_dir: str,
+    deps: Any,
+    started_ns: int,
+    until_ns: int | None,
+    outputs: dict[str, Any],
+) -> bool:
+    """Keep `outputs` for replay; False (nothing stored) when a dependency changed too recently."""
+    from pathlib import Path
+
+    from reasonlessons.errors import StoreWriteError
+    from reasonlessons.fingerprint.deps import RACY_NS
+    from reasonlessons.support.atomic import write_atomic
+
+    if deps.newest() >= started_ns - RACY_NS or not os.path.isdir(state_dir):
+        return False
+    doc = {
+        "tag": _tag(),
+        "root": root,
+        "global": global_dir,
+        "until": until_ns,
+        "stat": deps.stat,
+        "lstat": deps.lstat,
+        **outputs,
+    }
+    try:
+        write_atomic(Path(state_dir, RESULT_FILE), marshal.dumps(doc), durable=False)
+    except StoreWriteError:
+        return False
+    return True

@@ -1,0 +1,146 @@
+"""One repository's lessons as a whole: the store plus each lesson's status (the front door)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from reasonlessons.constants import (
+    SCOPE_CANDIDATE,
+    SCOPE_GLOBAL,
+    SCOPE_PROJECT,
+    STATUS_DEPRECATED,
+)
+from reasonlessons.lessons.locations import Locations
+from reasonlessons.lessons.model import Lesson
+from reasonlessons.store.scopes import BadEntry, LessonStore
+from reasonlessons.store.status import DriftCheck, status_of, superseded_names
+
+SCOPE_CHOICES = {
+    "project": (SCOPE_PROJECT,),
+    "global": (SCOPE_GLOBAL,),
+    "candidates": (SCOPE_CANDIDATE,),
+    "candidate": (SCOPE_CANDIDATE,),
+    "all": (SCOPE_PROJECT, SCOPE_GLOBAL, SCOPE_CANDIDATE),
+}
+
+
+@dataclass
+class Entry:
+    """A lesson with its current status, as `list` and `show` report it."""
+
+    lesson: Lesson
+    status: str
+    shadowed: bool = False
+    reason: str | None = None  # why a lesson is deprecated when the file does not say so
+
+    def to_json(self) -> dict[str, Any]:
+        lesson = self.lesson
+        out: dict[str, Any] = {
+            "name": lesson.name,
+            "scope": lesson.scope,
+            "status": self.status,
+            "description": lesson.description,
+            "path": str(lesson.path) if lesson.path else None,
+            "fingerprint": lesson.fingerprint,
+            "captured-at": lesson.meta.get("captured-at"),
+        }
+        if self.shadowed:
+            out["shadowed"] = True
+        if self.reason:
+            out["reason"] = self.reason
+        return out
+
+
+def _utcnow() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+class Project:
+    """Locations, store and staleness of one repository, built once per command."""
+
+    def __init__(self, locations: Locations, *, now: Callable[[], dt.datetime] = _utcnow) -> None:
+        self.loc = locations
+        self.now = now
+        self.store = LessonStore(locations, now=now, recorder=self._record)
+        self._drift: DriftCheck | None = None
+
+    def _record(self, root: Path, entries: Sequence[str]) -> dict[str, Any]:
+        from reasonlessons.fingerprint import record
+
+        recorded: dict[str, Any] = record(root, entries)
+        return recorded
+
+    @property
+    def drift(self) -> DriftCheck:
+        """Drift of one lesson against the repository now (empty list when fresh)."""
+        if self._drift is None:
+            from reasonlessons.fingerprint import Checker
+
+            checker = Checker(self.loc.root, state_dir=self.loc.state_dir)
+            self._drift = checker.drift
+        return self._drift
+
+    def entries(self, scope: str = "all", *, check_drift: bool = True) -> tuple[list[Entry], list[BadEntry]]:
+        """Every lesson of a scope choice with its status, plus the entries that could not be read."""
+        scopes = SCOPE_CHOICES[scope]
+        scan = self.store.scan(scopes)
+        # Promoted lessons declare supersession, so read them even for `--scope candidates`.
+        deciders = scan.lessons
+        if not {SCOPE_PROJECT, SCOPE_GLOBAL} <= set(scopes):
+            deciders = self.store.scan((SCOPE_PROJECT, SCOPE_GLOBAL)).lessons
+        superseded = superseded_names(deciders)
+        now = self.now()
+        project_names = {lesson.name for lesson in scan.lessons if lesson.scope == SCOPE_PROJECT}
+        off = self.deactivated()
+        out = []
+        for lesson in scan.lessons:
+            status = status_of(
+                lesson,
+                now=now,
+                superseded=superseded,
+                drift=self.drift if check_drift else None,
+                deactivated=off,
+            )
+            shadowed = lesson.scope == SCOPE_GLOBAL and lesson.name in project_names
+            out.append(Entry(lesson, status, shadowed, self._reason(lesson, status, off)))
+        return out, scan.bad
+
+    def deactivated(self) -> dict[str, str]:
+        """Lessons the learning loop switched off because they kept failing: `<scope>:<name>` -> why."""
+        from reasonlessons.learning.lifecycle import deactivated
+
+        return deactivated(self.loc.state_dir)
+
+    @staticmethod
+    def _reason(lesson: Lesson, status: str, off: dict[str, str]) -> str | None:
+        key = f"{lesson.scope}:{lesson.name}"
+        if status == STATUS_DEPRECATED and lesson.declared_status is None and key in off:
+            return f"deactivated: {off[key]}"
+        return None
+
+    def entry(self, name: str, *, scopes: Sequence[str] | None = None) -> Entry:
+        """One lesson by name (project wins over global, then candidates), with its status."""
+        lesson = self.store.find(name, scopes or (SCOPE_PROJECT, SCOPE_GLOBAL, SCOPE_CANDIDATE))
+        superseded = superseded_names(self.store.scan((SCOPE_PROJECT, SCOPE_GLOBAL)).lessons)
+        off = self.deactivated()
+        status = status_of(lesson, now=self.now(), superseded=superseded, drift=self.drift, deactivated=off)
+        return Entry(lesson, status, reason=self._reason(lesson, status, off))
+
+
+def open_project(
+    repo: Path | None = None,
+    *,
+    cwd: Path | None = None,
+    env: Mapping[str, str] | None = None,
+    home: Path | None = None,
+    now: Callable[[], dt.datetime] | None = None,
+) -> Project:
+    """Resolve the repository (SPEC §2) and return its Project."""
+    env = os.environ if env is None else env
+    locations = Locations.discover(repo, cwd=cwd, env=env, home=home)
+    return Project(locations, now=now or _utcnow)

@@ -1,0 +1,44 @@
+"""Versioned JSON documents in the local state directory; a damaged one is rebuilt, never fatal."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from reasonlessons.constants import STATE_SCHEMA_VERSION
+from reasonlessons.support import jsonio
+from reasonlessons.support.atomic import write_atomic
+
+
+def load_state(path: Path, *, kind: str) -> dict[str, Any]:
+    """Read a state document of `kind`; missing, corrupt or foreign documents read as empty."""
+    try:
+        raw = path.read_bytes()
+    except OSError:
+        return {}
+    try:
+        doc = jsonio.loads(raw)
+    except jsonio.JSONDecodeError:
+        return {}
+    if (
+        not isinstance(doc, dict)
+        or doc.get("kind") != kind
+        or doc.get("version") != STATE_SCHEMA_VERSION
+        or not isinstance(doc.get("data"), dict)
+    ):
+        return {}
+    data: dict[str, Any] = doc["data"]
+    return data
+
+
+def save_state(path: Path, data: dict[str, Any], *, kind: str) -> None:
+    """Write a state document atomically with its kind and schema version, secrets redacted."""
+    from reasonlessons.safety.redact import scrub
+
+    doc = {"kind": kind, "version": STATE_SCHEMA_VERSION, "data": data}
+    _, text = scrub(doc, _dump, line_bound=True)  # _dump: indented JSON, one item per line
+    write_atomic(path, text.encode("utf-8"))
+
+
+def _dump(doc: dict[str, Any]) -> str:
+    return jsonio.dumps(doc, sort_keys=True, indent=True).decode("utf-8")

@@ -1,0 +1,138 @@
+"""Reading YAML as PyYAML's safe loader does, faster for plain documents (lessons, config files).
+
+`safe_load(text)` is `yaml.load(text, Loader=CSafeLoader)` (SafeLoader without libyaml): same
+values, same errors. yaml.load composes a node graph, then builds values through generic per-node
+machinery; for a lesson's few dozen values that is most of the cost of reading it, and a cold `stale`
+reads 1,000 lessons. A plain document (no anchors, aliases or explicit tags: what reasonlessons
+writes, and what people write by hand) is read line by line when it has the simplest block shape
+(yamlblock.py), else built here straight from libyaml's events, scalars resolved and built by the
+loader's own resolvers and constructors either way. Anything else, errors included, goes to
+yaml.load, which gives its own answer.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+_OTHER = object()  # not a plain document: yaml.load decides
+_NO_KEY = object()
+
+
+def loader() -> Any:
+    """The loader class yaml.load is given: libyaml's when PyYAML was built with it."""
+    import yaml
+
+    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def safe_load(text: str) -> Any:
+    """`yaml.load(text, Loader=loader())`."""
+    from reasonlessons.support import yamlblock
+
+    state = yamlblock.NEEDS_LOADER
+    if "yaml" not in sys.modules:  # PyYAML's resolvers are as it ships them
+        state, value = yamlblock.load(text, None)
+        if state == yamlblock.OK:
+            return value
+    cls = loader()
+    if _standard(cls):
+        if state == yamlblock.NEEDS_LOADER:
+            state, value = yamlblock.load(text, cls)
+            if state == yamlblock.OK:
+                return value
+        value = _plain(text, cls)
+        if value is not _OTHER:
+            return value
+    import yaml
+
+    return yaml.load(text, Loader=cls)
+
+
+def _standard(cls: Any) -> bool:
+    """Whether the loader builds str, maps and lists as PyYAML ships it (nobody added their own)."""
+    from yaml.constructor import SafeConstructor
+
+    ctors = cls.yaml_constructors
+    return not cls.yaml_path_resolvers and all(
+        ctors.get(f"tag:yaml.org,2002:{name}") is getattr(SafeConstructor, f"construct_yaml_{name}")
+        for name in ("str", "map", "seq")
+    )
+
+
+def _plain(text: str, cls: Any) -> Any:
+    """The document's value built from its events, or _OTHER."""
+    from yaml.events import (
+        DocumentEndEvent,
+        DocumentStartEvent,
+        MappingEndEvent,
+        MappingStartEvent,
+        ScalarEvent,
+        SequenceEndEvent,
+        SequenceStartEvent,
+        StreamEndEvent,
+        StreamStartEvent,
+    )
+    from yaml.nodes import ScalarNode
+
+    resolvers = cls.yaml_implicit_resolvers
+    wildcard = resolvers.get(None, [])
+    ctors = cls.yaml_constructors
+    parser = cls(text)
+    root: Any = None
+    documents = 0
+    stack: list[Any] = []  # open collections, innermost last
+    keys: list[Any] = []  # for each open collection: a mapping's pending key, or _NO_KEY
+    try:
+        while True:
+            event = parser.get_event()
+            kind = type(event)
+            if kind is ScalarEvent:
+                if event.anchor is not None or event.tag is not None:
+                    return _OTHER
+                value: Any = event.value
+                if event.implicit[0]:  # plain: resolved as Resolver.resolve does
+                    for tag, regexp in [*resolvers.get(value[:1], []), *wildcard]:
+                        if regexp.match(value):
+                            if tag not in ctors or tag.endswith((":merge", ":value")):
+                                return _OTHER
+                            value = ctors[tag](parser, ScalarNode(tag, value, style=event.style))
+                            break
+            elif kind is MappingStartEvent or kind is SequenceStartEvent:
+                if event.anchor is not None or event.tag is not None:
+                    return _OTHER
+                value = {} if kind is MappingStartEvent else []
+            elif kind is MappingEndEvent or kind is SequenceEndEvent:
+                stack.pop()
+                keys.pop()
+                continue
+            elif kind is DocumentStartEvent:
+                documents += 1
+                if documents > 1:
+                    return _OTHER
+                continue
+            elif kind is StreamEndEvent:
+                return root
+            elif kind is StreamStartEvent or kind is DocumentEndEvent:
+                continue
+            else:  # an alias, or anything newer
+                return _OTHER
+            if not stack:
+                root = value
+            elif keys[-1] is _NO_KEY:
+                if type(stack[-1]) is list:
+                    stack[-1].append(value)
+                elif isinstance(value, dict | list):
+                    return _OTHER  # an unhashable key: yaml.load raises
+                else:
+                    keys[-1] = value
+            else:
+                stack[-1][keys[-1]] = value
+                keys[-1] = _NO_KEY
+            if type(value) is dict or type(value) is list:
+                stack.append(value)
+                keys.append(_NO_KEY)
+    except Exception:  # noqa: BLE001 (a YAML error, or a scalar its constructor refuses: yaml.load says)
+        return _OTHER
+    finally:
+        parser.dispose()

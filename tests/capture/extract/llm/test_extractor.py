@@ -1,0 +1,219 @@
+"""The LLM extractor against a real HTTP server on loopback with scripted replies.
+
+Every reply the server can give (valid JSON, prose-wrapped JSON, garbage, 429, 500, too slow, evidence
+that is not in the session) either yields checked drafts or falls back to the heuristic extractor and
+says why. Timeouts are bounded so the whole file runs in about a second.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from reasonlessons.capture.extract.context import Context
+from reasonlessons.capture.extract.draft import CandidateDraft
+from reasonlessons.capture.extract.fingerprints import RepoFacts
+from reasonlessons.capture.extract.heuristic import extract
+from reasonlessons.capture.extract.llm import digest as digests
+from reasonlessons.capture.extract.llm.client import request_body
+from reasonlessons.capture.extract.llm.config import DEFAULT_MODEL, LLMConfig, from_env
+from reasonlessons.capture.extract.llm.extractor import LLMExtractor
+from reasonlessons.capture.reduce.observations import SessionObservations
+from reasonlessons.errors import UsageError
+from tests.capturesupport import CAPTURE, NODE_REPO, observe
+from tests.llmserver import Script, completion, serve
+
+
+@pytest.fixture
+def server() -> Iterator[tuple[str, Script]]:
+    with serve() as running:
+        yield running
+
+
+VITEST_LOG = CAPTURE / "reasonix-v1" / "vitest-not-found.events.jsonl"
+SECRETS_LOG = CAPTURE / "claude-code" / "secrets.jsonl"
+SECRET = "ghp_0123456789abcdefghijABCDEFGHIJ012345"
+
+
+def session(log: Path = VITEST_LOG) -> tuple[SessionObservations, Context]:
+    (obs,) = observe(log)
+    return obs, Context(obs.agent, obs.session_id, RepoFacts(NODE_REPO), cwd=obs.cwd)
+
+
+def extractor(base_url: str, *, timeout: float = 2.0, key: str | None = "test-key") -> LLMExtractor:
+    return LLMExtractor(LLMConfig(base_url, "deepseek-v4-flash", key, timeout), extract)
+
+
+def lesson_json(evidence: list[str], **over: Any) -> dict[str, Any]:
+    lesson = {
+        "name": "use-npx-vitest",
+        "description": "Run tests with `npx vitest run`; `npm test` cannot find vitest here",
+        "body": "- Run `npx vitest run`, not `npm test`: vitest is not on the PATH of the npm script.",
+        "outcome": "mixed",
+        "evidence": evidence,
+        "commands": ["npx vitest run"],
+        "keywords": ["vitest"],
+    }
+    lesson.update(over)
+    return lesson
+
+
+def refs() -> list[str]:
+    obs, ctx = session()
+    return list(digests.build(obs, ctx).refs)
+
+
+def heuristic() -> list[CandidateDraft]:
+    obs, ctx = session()
+    return extract(obs, ctx)
+
+
+def test_a_valid_reply_becomes_drafts_citing_the_session(server: tuple[str, Script]) -> None:
+    url, script = server
+    ref = refs()[0]
+    script.replies.append((200, completion(json.dumps({"lessons": [lesson_json([ref])]})), 0))
+    llm = extractor(url)
+    (draft,) = llm(*session())
+    assert (draft.name, draft.source, draft.outcome) == ("use-npx-vitest", "llm", "mixed")
+    assert draft.evidence == [{"agent": "reasonix-v1", "session": session()[0].session_id, "ref": ref}]
+    assert draft.triggers["commands"] == [r"\bnpx\s+vitest\s+run\b"]
+    assert "package.json#devDependencies.vitest" in draft.fingerprint
+    assert (llm.used, llm.fell_back, llm.notes) == (1, 0, [])
+    sent = script.received[0]
+    assert sent["temperature"] == 0
+    assert sent["max_tokens"] == 600
+    assert sent["response_format"] == {"type": "json_object"}
+    assert sent["thinking"] == {"type": "disabled"}
+    assert sent["model"] == "deepseek-v4-flash"
+    assert script.headers[0]["Authorization"] == "Bearer test-key"
+    assert ref in sent["messages"][1]["content"]
+
+
+def test_prose_wrapped_json_is_accepted(server: tuple[str, Script]) -> None:
+    url, script = server
+    payload = json.dumps({"lessons": [lesson_json(refs()[:1])]})
+    wrapped = f"Sure! Here is the lesson:\n```json\n{payload}\n```\nHope it helps."
+    script.replies.append((200, completion(wrapped), 0))
+    assert [d.name for d in extractor(url)(*session())] == ["use-npx-vitest"]
+
+
+@pytest.mark.parametrize(
+    ("status", "body", "why"),
+    [
+        (200, completion("I could not find anything useful, sorry."), "holds no JSON object"),
+        (200, completion(json.dumps({"lessons": [], "extra": 1})), "nothing else"),
+        (200, "<html>bad gateway</html>", "not a chat-completions response"),
+        (429, '{"error": "rate limited"}', "HTTP 429"),
+        (500, '{"error": "boom"}', "HTTP 500"),
+    ],
+)
+def test_unusable_replies_fall_back_and_say_so(
+    server: tuple[str, Script], status: int, body: str, why: str
+) -> None:
+    url, script = server
+    script.replies.append((status, body, 0))
+    llm = extractor(url)
+    drafts = llm(*session())
+    assert [d.name for d in drafts] == [d.name for d in heuristic()]
+    assert llm.fell_back == 1
+    (note,) = llm.notes
+    assert why in note
+    assert "used the heuristic extractor" in note
+
+
+def test_a_slow_server_hits_the_hard_timeout(server: tuple[str, Script]) -> None:
+    url, script = server
+    script.replies.append((200, completion('{"lessons": []}'), 1.5))
+    llm = extractor(url, timeout=0.3)
+    started = time.monotonic()
+    drafts = llm(*session())
+    assert time.monotonic() - started < 1.2
+    assert drafts
+    assert "within 0.3s" in llm.notes[0]
+
+
+def test_invented_evidence_is_rejected(server: tuple[str, Script]) -> None:
+    url, script = server
+    invented = lesson_json(["vitest-not-found.events.jsonl:999"], name="made-up")
+    script.replies.append((200, completion(json.dumps({"lessons": [invented]})), 0))
+    llm = extractor(url)
+    drafts = llm(*session())
+    assert "made-up" not in [d.name for d in drafts]  # the only lesson was rejected: heuristic instead
+    assert any("invented" in n for n in llm.notes)
+    assert any("every lesson it proposed was rejected" in n for n in llm.notes)
+
+    good = lesson_json(refs()[:1])
+    script.replies.append((200, completion(json.dumps({"lessons": [invented, good]})), 0))
+    llm = extractor(url)
+    assert [d.name for d in llm(*session())] == ["use-npx-vitest"]
+    assert len(llm.notes) == 1
+    assert "made-up" in llm.notes[0]
+
+
+def test_schema_is_strict_per_lesson(server: tuple[str, Script]) -> None:
+    url, script = server
+    ref = refs()[:1]
+    bad = [
+        lesson_json(ref, outcome="great"),
+        lesson_json(ref, surprise="x"),
+        lesson_json(ref, description=""),
+        lesson_json([], name="no-evidence"),
+    ]
+    script.replies.append((200, completion(json.dumps({"lessons": bad})), 0))
+    llm = extractor(url)
+    llm(*session())
+    assert llm.fell_back == 1
+    assert len([n for n in llm.notes if "rejected an LLM lesson" in n]) == 3  # at most 3 are read
+
+
+def test_only_redacted_text_is_sent(server: tuple[str, Script]) -> None:
+    url, script = server
+    script.replies.append((200, completion('{"lessons": []}'), 0))
+    extractor(url)(*session(SECRETS_LOG))
+    sent = json.dumps(script.received[0])
+    assert SECRET not in sent
+    assert "[REDACTED:" in sent
+    assert "/work/demo" not in sent  # absolute paths stay home
+
+
+def test_no_key_no_request(server: tuple[str, Script]) -> None:
+    url, script = server
+    llm = extractor(url, key=None)
+    assert llm(*session())
+    assert script.received == []
+    assert "no API key" in llm.notes[0]
+
+
+def test_config_from_environment() -> None:
+    config = from_env({"DEEPSEEK_API_KEY": "k1"})
+    assert (config.base_url, config.model, config.api_key) == (
+        "https://api.deepseek.com",
+        DEFAULT_MODEL,
+        "k1",
+    )
+    assert config.endpoint == "https://api.deepseek.com/chat/completions"
+    assert "k1" not in repr(config)
+    other = from_env(
+        {
+            "REASONLESSONS_LLM_BASE_URL": "http://127.0.0.1:9/v1/",
+            "REASONLESSONS_LLM_MODEL": "qwen2.5-coder",
+            "REASONLESSONS_LLM_API_KEY": "k2",
+            "DEEPSEEK_API_KEY": "k1",
+            "REASONLESSONS_LLM_TIMEOUT": "5",
+        }
+    )
+    assert (other.endpoint, other.api_key, other.timeout) == (
+        "http://127.0.0.1:9/v1/chat/completions",
+        "k2",
+        5.0,
+    )
+    assert "thinking" not in request_body(other, [])  # only DeepSeek understands it
+    with pytest.raises(UsageError, match="http"):
+        from_env({"REASONLESSONS_LLM_BASE_URL": "file:///etc/passwd"})
+    with pytest.raises(UsageError, match="seconds"):
+        from_env({"REASONLESSONS_LLM_TIMEOUT": "soon"})

@@ -1,0 +1,119 @@
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tests.capturesupport import CAPTURE
+from tests.conftest import CliResult
+from tests.paths import RESOURCES
+
+V1 = CAPTURE / "reasonix-v1"
+
+
+def _logs(into: Path, *names: str) -> list[Path]:
+    into.mkdir(parents=True, exist_ok=True)
+    out = []
+    for name in names:
+        for suffix in (".events.jsonl", ".jsonl", ".meta.json"):
+            shutil.copy(V1 / f"{name}{suffix}", into / f"{name}{suffix}")
+        out.append(into / f"{name}.events.jsonl")
+    return out
+
+
+def test_capture_json_document(
+    cli_invoke: Callable[..., CliResult], make_repo: Callable[[str], Path], tmp_path: Path
+) -> None:
+    repo = make_repo("capture-node")
+    logs = _logs(tmp_path / "logs", "vitest-not-found", "short")
+    result = cli_invoke("capture", "--repo", repo, "--json", *logs)
+    doc = result.json()
+    assert isinstance(doc, dict)
+    assert doc["sessions"] == 2
+    assert doc["skipped"] == 1
+    path = repo / ".reasonix" / "lessons" / "_candidates" / "npm-test-vitest-not-found.md"
+    assert doc["candidates"] == [
+        {"name": "npm-test-vitest-not-found", "path": str(path), "session": "vitest-not-found#1"}
+    ]
+    assert path.is_file()
+    assert result.stderr == ""
+    again = cli_invoke("capture", "--repo", repo, "--json", *logs).json()
+    assert isinstance(again, dict)
+    assert (again["sessions"], again["skipped"], again["candidates"]) == (0, 0, [])
+
+
+def test_capture_summary_for_humans(
+    cli_invoke: Callable[..., CliResult], make_repo: Callable[[str], Path], tmp_path: Path
+) -> None:
+    repo = make_repo("capture-node")
+    logs = _logs(tmp_path / "logs", "vitest-not-found", "vitest-again", "short")
+    result = cli_invoke("capture", "--repo", repo, *logs, "--agent", "reasonix-v1")
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("new candidate npm-test-vitest-not-found  (")
+    assert (
+        "more evidence for candidate lesson npm-test-vitest-not-found (kept in its file)  from vitest-again#1"
+        in lines
+    )
+    assert (
+        lines[-1]
+        == "3 session(s) read from 3 log(s) (0 unchanged); 1 skipped; 1 candidate(s) written, 1 updated"
+    )
+    assert "warning: skipped short#1: fewer than 3 tool calls (2)" in result.stderr
+    assert "\x1b[" not in result.stderr  # no progress bar when stderr is not a terminal
+
+
+def test_capture_counts_damaged_records_in_a_warning(
+    cli_invoke: Callable[..., CliResult], make_repo: Callable[[str], Path], tmp_path: Path
+) -> None:
+    repo = make_repo("capture-node")
+    (log,) = _logs(tmp_path / "logs", "vitest-not-found")
+    with log.open("ab") as handle:
+        handle.write(b"not json\n")
+    result = cli_invoke("capture", "--repo", repo, log)
+    assert "warning: 1 damaged or unusable log record(s) skipped (1 not-json)" in result.stderr
+
+
+def test_capture_usage_errors(cli_invoke: Callable[..., CliResult], git_repo: Path) -> None:
+    result = cli_invoke("capture", "--repo", git_repo, "--agent", "nope", expect=2)
+    assert "unknown agent 'nope'" in result.stderr
+
+
+def test_capture_with_nothing_to_read(cli_invoke: Callable[..., CliResult], git_repo: Path) -> None:
+    result = cli_invoke("capture", "--repo", git_repo, "--json")
+    assert result.json() == {
+        "sessions": 0,
+        "skipped": 0,
+        "candidates": [],
+        "updated": [],
+        "skipped_items": [],
+        "warnings": {},
+        "files": 0,
+        "unchanged_files": 0,
+        "outcomes": [],
+        "notes": [],
+    }
+
+
+@pytest.mark.parametrize("flags", [["--json"], []])
+def test_the_fast_path_prints_what_the_typer_command_prints(
+    flags: list[str], capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from reasonlessons.__main__ import main
+    from reasonlessons.cli import run
+    from reasonlessons.cli.fast.capture import try_run
+
+    outputs = []
+    logs = _logs(tmp_path / "logs", "vitest-not-found", "short")
+    for entry in (main, run):
+        target = tmp_path / entry.__name__
+        shutil.copytree(RESOURCES / "repos" / "capture-node", target)
+        capsys.readouterr()
+        assert entry(["capture", "--repo", str(target), *flags, *map(str, logs)]) == 0
+        out, err = capsys.readouterr()
+        outputs.append((out.replace(str(target), "REPO"), err))
+    assert outputs[0] == outputs[1]
+    assert "npm-test-vitest-not-found" in outputs[0][0]
+    assert try_run(["--help"]) is None
+    assert try_run(["--agent"]) is None

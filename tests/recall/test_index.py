@@ -1,0 +1,185 @@
+"""The recall index: built from lesson files, refreshed incrementally, rebuilt when damaged."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from reasonlessons.lessons import file
+from reasonlessons.lessons.locations import Locations
+from reasonlessons.recall import index as index_mod
+from reasonlessons.recall.api import Recaller
+from reasonlessons.recall.index import INDEX_FILE, LessonIndex
+from tests.paths import RESOURCES
+
+RESOURCES = RESOURCES / "recall"
+HOUR_NS = 3600 * 1_000_000_000
+
+
+def age(*paths: Path) -> None:
+    """Backdate files and directories by an hour, past the racy window (as on a real machine)."""
+    old = time.time_ns() - HOUR_NS
+    for path in paths:
+        for item in [path, *path.rglob("*")] if path.is_dir() else [path]:
+            os.utime(item, ns=(old, old), follow_symlinks=False)
+
+
+@pytest.fixture
+def loc(make_repo: Callable[[str], Path]) -> Locations:
+    repo = make_repo("recall-ts")
+    loc = Locations.discover(repo)
+    age(loc.project_dir)
+    return loc
+
+
+@pytest.fixture
+def parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Names of the lesson files the index parses."""
+    seen: list[str] = []
+    real = file.read_lesson
+
+    def counting(path: Path, *, scope: str | None = None) -> Any:
+        seen.append(path.name)
+        return real(path, scope=scope)
+
+    monkeypatch.setattr(file, "read_lesson", counting)
+    return seen
+
+
+def test_build_indexes_promoted_lessons_but_not_candidates(loc: Locations) -> None:
+    idx = LessonIndex(loc)
+    idx.ensure()
+    assert (loc.state_dir / INDEX_FILE).is_file()
+    assert (loc.state_dir / ".gitignore").is_file()
+    names = {info.name for info in idx.docs(range(1, 100)).values()}
+    assert names == {"testing", "esm-imports", "repo-map", "old-runner", "legacy-jest", "expired-tip"}
+    assert idx.n_docs == 6
+    assert idx.avgdl > 0
+    assert idx.superseded(["legacy-jest", "testing"]) == {"legacy-jest"}
+
+
+def test_unchanged_files_are_not_parsed_again(loc: Locations, parses: list[str]) -> None:
+    LessonIndex(loc).ensure()
+    assert len(parses) == 6
+    parses.clear()
+    LessonIndex(loc).ensure()
+    assert parses == []
+
+
+def test_only_changed_new_and_removed_files_are_touched(loc: Locations, parses: list[str]) -> None:
+    LessonIndex(loc).ensure()
+    parses.clear()
+    (loc.project_dir / "old-runner.md").unlink()
+    (loc.project_dir / "date-parsing.md").write_bytes((RESOURCES / "ungated.md").read_bytes())
+    testing = loc.project_dir / "testing.md"
+    testing.write_text(testing.read_text().replace("run via `npm test`", "run via `npm t`"))
+    idx = LessonIndex(loc)
+    idx.ensure()
+    assert sorted(parses) == ["date-parsing.md", "testing.md"]
+    names = {info.name for info in idx.docs(range(1, 100)).values()}
+    assert "old-runner" not in names
+    assert "date-parsing" in names
+
+
+def test_a_warm_recall_imports_neither_yaml_nor_typer(loc: Locations) -> None:
+    Recaller(loc).recall("add a test", files=["tests/foo.test.ts"])
+    code = (
+        "import sys\n"
+        "from reasonlessons.cli.fast.recall import main\n"
+        "main(['add a unit test', '--file', 'tests/foo.test.ts', '--format', 'json'])\n"
+        "heavy = ('yaml', 'frontmatter', 'typer', 'click', 'orjson', 'git')\n"
+        "heavy = [m for m in heavy if m in sys.modules]\n"
+        "print('HEAVY', heavy)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=loc.root, capture_output=True, text=True, check=True
+    ).stdout
+    assert '"name": "testing"' in out
+    assert out.rstrip().endswith("HEAVY []")
+
+
+def test_a_damaged_index_is_rebuilt(loc: Locations) -> None:
+    LessonIndex(loc).ensure()
+    path = loc.state_dir / INDEX_FILE
+    path.write_bytes(b"SQLite format 3\x00" + b"\xff" * 5000)
+    result = Recaller(loc).recall("add a unit test", files=["tests/foo.test.ts"])
+    assert [lesson.name for lesson in result.lessons][:1] == ["testing"]
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM docs").fetchone()[0] == 6
+
+
+def test_an_index_that_fails_mid_query_is_rebuilt(loc: Locations, monkeypatch: pytest.MonkeyPatch) -> None:
+    recaller = Recaller(loc)
+    recaller.recall("add a unit test", files=["tests/foo.test.ts"])
+    calls = {"n": 0}
+    real = LessonIndex.postings
+
+    def flaky(self: LessonIndex, terms: Any) -> Any:
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise sqlite3.DatabaseError("database disk image is malformed")
+        return real(self, terms)
+
+    monkeypatch.setattr(LessonIndex, "postings", flaky)
+    result = recaller.recall("add a unit test", files=["tests/foo.test.ts"])
+    assert calls["n"] == 2
+    assert result.lessons[0].name == "testing"
+
+
+def test_an_unwritable_state_dir_still_recalls_and_warns(loc: Locations) -> None:
+    loc.state_dir.parent.mkdir(parents=True, exist_ok=True)
+    loc.state_dir.write_text("not a directory")
+    result = Recaller(loc).recall("add a unit test", files=["tests/foo.test.ts"])
+    assert result.lessons[0].name == "testing"
+    assert any("recall index not saved" in w for w in result.warnings)
+
+
+def test_no_lessons_anywhere_means_no_index_and_no_state(git_repo: Path) -> None:
+    loc = Locations.discover(git_repo)
+    idx = LessonIndex(loc)
+    idx.ensure()
+    assert idx.empty
+    assert Recaller(loc).recall("add a test", files=["a.ts"], task_type="code-gen").lessons == []
+    assert not (git_repo / ".reasonix").exists()
+
+
+def test_an_in_place_edit_of_a_returned_lesson_is_seen_at_once(
+    loc: Locations, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(index_mod, "ALWAYS_SWEEP_MAX", 0)  # behave like a 10,000-lesson repo
+    recaller = Recaller(loc)
+    assert "npm test" in recaller.recall("add a unit test", files=["tests/foo.test.ts"]).lessons[0].text
+    testing = loc.project_dir / "testing.md"
+    inode = testing.stat().st_ino
+    with testing.open("r+") as handle:  # in place: same inode, directory mtime unchanged
+        text = handle.read().replace("npm test", "pnpm test")
+        handle.seek(0)
+        handle.write(text)
+    assert testing.stat().st_ino == inode
+    assert "pnpm test" in recaller.recall("add a unit test", files=["tests/foo.test.ts"]).lessons[0].text
+
+
+def test_in_place_edits_elsewhere_are_seen_by_the_periodic_sweep(
+    loc: Locations, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(index_mod, "ALWAYS_SWEEP_MAX", 0)
+    recaller = Recaller(loc)
+    recaller.recall("add a unit test", files=["tests/foo.test.ts"])
+    age(loc.state_dir / INDEX_FILE)  # the last sweep was an hour ago
+    expired = loc.project_dir / "expired-tip.md"
+    with expired.open("r+") as handle:
+        text = handle.read().replace("expires-at: 2026-01-01", "expires-at: 2099-01-01")
+        handle.seek(0)
+        handle.write(text)
+    names = [
+        lesson.name for lesson in recaller.recall("add a unit test", files=["tests/foo.test.ts"]).lessons
+    ]
+    assert "expired-tip" in names

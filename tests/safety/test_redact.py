@@ -1,0 +1,132 @@
+from __future__ import annotations
+
+import pytest
+
+from reasonlessons.safety.redact import (
+    SecretFoundError,
+    anonymize_paths,
+    assert_clean,
+    find_secrets,
+    redact,
+    redact_value,
+)
+
+GITHUB = "ghp_" + "A1b2C3d4E5f6G7h8I9j0" * 2
+SECRETS = [
+    ("aws-access-key", "key AKIAIOSFODNN7EXAMPLE in the env", "AKIAIOSFODNN7EXAMPLE"),
+    ("aws-secret-key", "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "wJalrXUtnFEMI"),
+    ("github-token", f"git clone https://{GITHUB}@github.com/x/y", GITHUB),
+    ("github-token", "token github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz", "github_pat_11ABC"),
+    ("gitlab-token", "GL=glpat-abcdefghij0123456789", "glpat-abcdefghij"),
+    ("slack-token", "xoxb-123456789012-abcdefghijklmnop", "xoxb-1234"),
+    ("slack-webhook", "post to https://hooks.slack.com/services/T000/B000/XXXXXXXX", "T000/B000"),
+    ("api-key", "export OPENAI_API_KEY=sk-proj-abcdefghijklmnopqrstuvwxyz123456", "sk-proj-abc"),
+    ("api-key", "claude key sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789", "sk-ant-api03"),
+    ("api-key", "deepseek sk-0123456789abcdef0123456789abcdef", "sk-0123456789abcdef"),
+    ("jwt", "cookie eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0", "eyJ"),
+    ("private-key", "-----BEGIN RSA PRIVATE KEY-----\nMIIEow\nabc\n-----END RSA PRIVATE KEY-----", "MIIEow"),
+    ("url-password", "DATABASE_URL=postgres://app:pa55w0rd@db.internal/app", "pa55w0rd"),
+    ("bearer-token", "curl -H 'Authorization: Bearer abcdef0123456789abcdef012345'", "abcdef0123456789"),
+    ("env-secret", "DB_PASSWORD=correct-horse-battery", "correct-horse"),
+    ("env-secret", "STRIPE_SECRET: 'whsec_live_value_1'", "whsec_live"),
+    ("password", "password: hunter2hunter2", "hunter2"),
+    ("keyed-secret", 'api_key = "a8f3k2m9x7q1w5e6r4t2"', "a8f3k2m9"),
+    ("npm-token", "//registry.npmjs.org/:_authToken=npm_abcdefghijklmnopqrstuvwxyz0123456789", "npm_abc"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("kind", "text", "secret"), SECRETS)
+def test_each_kind_of_secret_is_redacted(kind: str, text: str, secret: str) -> None:
+    result = redact(text)
+    assert secret not in result.text
+    assert "[REDACTED:" in result.text
+    assert result.found
+    assert find_secrets(result.text) == []
+    with pytest.raises(SecretFoundError):
+        assert_clean(text)
+    assert_clean(result.text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Run tests with `npx vitest run`: `npm test` fails with `vitest: not found` (exit 127).",
+        "MAX_TOKENS=4000 and PASSWORD_MIN_LENGTH=12",
+        "TOKEN=$GITHUB_TOKEN npm run release",
+        "PWD=/home/dev/project",
+        "commit 3e232a99ab04b6ce586168ef27bdc31055868a85 touched package.json#scripts.test",
+        "the `tokenize` function splits on whitespace; see tests/test_tokens.py",
+        "xxh3:cbb63082353e9a8a",
+        "password: str",
+    ],
+)
+def test_ordinary_lesson_text_is_left_alone(text: str) -> None:
+    assert redact(text).text == text
+    assert_clean(text)
+
+
+def test_redaction_is_idempotent_and_keeps_the_rest() -> None:
+    text = f"push with {GITHUB} then run `npm test`"
+    once = redact(text)
+    assert once.text == "push with [REDACTED:github-token] then run `npm test`"
+    assert once.found == ["github-token"]
+    twice = redact(once.text)
+    assert twice.text == once.text
+    assert twice.found == []
+
+
+def test_overlapping_matches_become_one_placeholder() -> None:
+    result = redact("OPENAI_API_KEY=sk-proj-abcdefghijklmnopqrstuvwxyz123456")
+    assert result.text.count("[REDACTED") == 1
+
+
+def test_redact_value_walks_nested_data() -> None:
+    value = {"evidence": [{"ref": f"log:1 {GITHUB}"}], "n": 3, "ok": True}
+    cleaned, found = redact_value(value)
+    assert cleaned == {"evidence": [{"ref": "log:1 [REDACTED:github-token]"}], "n": 3, "ok": True}
+    assert found == ["github-token"]
+
+
+def test_anonymize_paths_hides_other_peoples_home_directories() -> None:
+    text = r"/home/ana/proj/a.py and /Users/bo/x and C:\Users\yu\AppData\Local and /opt/app/b"
+    assert anonymize_paths(text) == r"~/proj/a.py and ~/x and ~\AppData\Local and /opt/app/b"
+
+
+def test_holds_secret_scans_each_clean_string_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    from reasonlessons.safety import redact as privacy
+
+    monkeypatch.setattr(privacy, "_KNOWN_CLEAN", {})
+    scanned: list[str] = []
+    real = privacy._spans
+
+    def spans(text: str) -> list[tuple[int, int, str]]:
+        scanned.append(text)
+        return real(text)
+
+    monkeypatch.setattr(privacy, "_spans", spans)
+    body = "- Run `npx vitest run`, not `npm test`: here `npm test` fails with `vitest: not found`."
+    assert not privacy.holds_secret({"body": body, "evidence": [{"ref": "log:1"}]})
+    assert not privacy.holds_secret({"body": body, "evidence": [{"ref": "log:9"}]})
+    assert scanned[1] == "log:9"  # the body was found clean before: only the new string is scanned
+    assert not privacy.holds_secret([body, "log:9"])
+    assert len(scanned) == 2  # nothing new, no scan at all
+
+
+def test_holds_secret_still_finds_a_secret_beside_known_clean_ones(monkeypatch: pytest.MonkeyPatch) -> None:
+    from reasonlessons.safety import redact as privacy
+
+    monkeypatch.setattr(privacy, "_KNOWN_CLEAN", {})
+    assert not privacy.holds_secret(["plain words", "more plain words"])
+    assert privacy.holds_secret(["plain words", f"git clone https://{GITHUB}@github.com/x/y"])
+    assert privacy.holds_secret([f"git clone https://{GITHUB}@github.com/x/y"])  # never remembered as clean
+
+
+def test_holds_secret_memory_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    from reasonlessons.safety import redact as privacy
+
+    monkeypatch.setattr(privacy, "_KNOWN_CLEAN", {})
+    monkeypatch.setattr(privacy, "_KNOWN_CLEAN_MAX", 10)
+    for n in range(25):
+        assert not privacy.holds_secret([f"line number {n}", "x" * (privacy._KNOWN_CLEAN_LEN + 1)])
+    # The newest are kept; a long string never is.
+    assert list(privacy._KNOWN_CLEAN) == [f"line number {n}" for n in range(15, 25)]
