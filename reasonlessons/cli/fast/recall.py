@@ -83,7 +83,7 @@ def quick_parse(argv: Sequence[str]) -> dict[str, Any] | None:
 
 
 def main(argv: Sequence[str]) -> int:
-    """Parse `recall`'s arguments, run it, and return the exit code (SPEC §5)."""
+    """Parse `recall`'s arguments, run it, and return the exit code."""
     opts = quick_parse(argv)
     if opts is None:
         try:
