@@ -1,5 +1,26 @@
 """reasonlessons: learn a repository from coding-agent sessions, and forget what is no longer true.
 
+Takes agent session logs and the repository; gives lessons, checked against the repo facts they
+depend on, and the few fresh ones that fit an agent's next turn. The packages, in pipeline order
+(docs/architecture.md):
+
+    support/       infrastructure: atomic writes, JSON, hashing, YAML, git, tokenizers
+    safety/        secret redaction, the secret scanner, linear-time patterns
+    lessons/       the lesson model, its file on disk, where the scopes live
+    sessions/      agent logs -> normalized events
+    capture/       events -> observations -> drafts -> gated candidate files
+    store/         the scopes as a whole: mutations, status, local state, trust
+    fingerprint/   the repo facts a lesson depends on, and their drift
+    stale/         which lessons drifted, answered from caches when nothing changed
+    recall/        the fresh, relevant lessons for one agent turn
+    learning/      verdicts on recalled lessons, their counts, supersession, stats
+    integrations/  Claude Code hooks, the Reasonix export, the MCP server
+    interop/       lessons in and out of AIP-11, agentsmesh, Claude Code and Cursor rules
+    watch/         the daemon that keeps staleness live and captures ended sessions
+    cli/           the command line; cli/fast/ the per-turn paths without Typer
+    constants.py   names, locations, versions and exit codes; errors.py the exception root
+    __main__.py    the console script: per-turn commands to cli/fast/, the rest to cli/
+
 The public API is re-exported here lazily, so that `import reasonlessons` stays cheap on the
 per-turn path (recall, hooks) and heavy modules load only when used.
 """

@@ -7,7 +7,7 @@ from typing import Final
 
 APP_NAME: Final = "reasonlessons"
 
-# Directory layout (SPEC §2).
+# Directory layout (docs/concepts.md#scopes).
 REASONIX_DIR: Final = ".reasonix"
 LESSONS_DIR: Final = "lessons"
 CANDIDATES_DIR: Final = "_candidates"
@@ -39,7 +39,7 @@ STATUS_DEPRECATED: Final = "deprecated"
 
 TASK_TYPES: Final = ("code-gen", "exploration", "qa", "other")
 
-# Exit codes (SPEC §5).
+# Exit codes (docs/concepts.md#exit-codes).
 EXIT_OK: Final = 0
 EXIT_ERROR: Final = 1
 EXIT_USAGE: Final = 2

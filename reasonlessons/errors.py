@@ -52,7 +52,7 @@ class InvalidFingerprintError(UsageError):
 
 
 def run_mapped(call: Callable[[], int | None]) -> int:
-    """Run a command body, mapping expected failures to SPEC §5 exit codes.
+    """Run a command body, mapping expected failures to exit codes (docs/concepts.md#exit-codes).
 
     The one place that does so: the Typer CLI and the Typer-free per-turn paths (stale, recall,
     capture) all go through it, so every command fails the same way.

@@ -1,7 +1,9 @@
-"""Helpers shared by the capture tests: resource paths, reading a log into observations and drafts."""
+"""Helpers shared by the capture tests: resource paths, copies of logs, reading a log into observations
+and drafts."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 from reasonlessons.capture.extract.context import Context
@@ -16,6 +18,18 @@ from tests.paths import RESOURCES
 
 CAPTURE = RESOURCES / "capture"
 NODE_REPO = RESOURCES / "repos" / "capture-node"
+
+
+def copy_v1_logs(into: Path, *names: str) -> list[Path]:
+    """Copy Reasonix v1 logs `names` from tests/resources/capture (each an event log with its sidecar
+    and meta file) into `into`; returns the event logs."""
+    into.mkdir(parents=True, exist_ok=True)
+    out = []
+    for name in names:
+        for suffix in (".events.jsonl", ".jsonl", ".meta.json"):
+            shutil.copy(CAPTURE / "reasonix-v1" / f"{name}{suffix}", into / f"{name}{suffix}")
+        out.append(into / f"{name}.events.jsonl")
+    return out
 
 
 def events_of(path: Path) -> list[Event]:

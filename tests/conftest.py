@@ -1,28 +1,19 @@
-"""Shared fixtures: an isolated home, pinned git, a CLI runner, and real temporary git repositories."""
+"""Fixtures for every test: an isolated home, pinned git, real temporary git repositories, a later
+clock, a scripted LLM API, and a CLI runner. Helpers that are not fixtures live in tests/*.py modules."""
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
-from collections.abc import Callable
-from dataclasses import dataclass
+import datetime as dt
+from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 
 import pytest
+import time_machine
 
-from tests.paths import RESOURCES
-
-GIT_ENV = {
-    "GIT_AUTHOR_NAME": "Test Author",
-    "GIT_AUTHOR_EMAIL": "author@example.invalid",
-    "GIT_COMMITTER_NAME": "Test Author",
-    "GIT_COMMITTER_EMAIL": "author@example.invalid",
-    "GIT_AUTHOR_DATE": "2026-05-05T12:00:00+00:00",
-    "GIT_COMMITTER_DATE": "2026-05-05T12:00:00+00:00",
-    "GIT_CONFIG_NOSYSTEM": "1",
-    "GIT_TERMINAL_PROMPT": "0",
-}
+from tests.invoke import CliResult, Invoke
+from tests.llmserver import Script, serve
+from tests.repos import GIT_ENV, git, resource_repo
 
 
 @pytest.fixture(autouse=True)
@@ -42,14 +33,6 @@ def isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
     return home
 
 
-def git(repo: Path, *args: str) -> str:
-    """Run git in `repo` with the pinned identity and return stdout."""
-    result = subprocess.run(
-        ["git", *args], cwd=repo, check=True, capture_output=True, text=True, env={**os.environ}
-    )
-    return result.stdout
-
-
 @pytest.fixture
 def git_repo(tmp_path: Path) -> Path:
     """An empty git repository with one initial commit."""
@@ -63,34 +46,26 @@ def git_repo(tmp_path: Path) -> Path:
 @pytest.fixture
 def make_repo(tmp_path: Path) -> Callable[[str], Path]:
     """Copy `tests/resources/repos/<name>` into a temp dir and commit it as a git repository."""
-
-    def make(name: str) -> Path:
-        repo = tmp_path / name
-        shutil.copytree(RESOURCES / "repos" / name, repo, symlinks=True)
-        git(repo, "init", "-q")
-        git(repo, "add", "-A")
-        git(repo, "commit", "-q", "-m", f"import {name}")
-        return repo
-
-    return make
-
-
-@dataclass
-class CliResult:
-    code: int
-    stdout: str
-    stderr: str
-
-    def json(self) -> object:
-        import json
-
-        return json.loads(self.stdout)
+    return partial(resource_repo, parent=tmp_path)
 
 
 @pytest.fixture
-def cli_invoke(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> Callable[..., CliResult]:
+def later() -> Iterator[None]:
+    """The clock ten minutes ahead, and running: what the test wrote is past the racy window in
+    which caches keyed on file times do not trust a stamp."""
+    with time_machine.travel(dt.datetime.now(dt.UTC) + dt.timedelta(minutes=10), tick=True):
+        yield
+
+
+@pytest.fixture
+def llm_server() -> Iterator[tuple[str, Script]]:
+    """A scripted OpenAI-compatible API on localhost: its base URL, and the Script of its replies."""
+    with serve() as running:
+        yield running
+
+
+@pytest.fixture
+def cli_invoke(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Invoke:
     """Run the CLI in-process; on an unexpected exit code, show what it printed."""
     from reasonlessons.cli import run
 

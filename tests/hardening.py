@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -15,7 +14,6 @@ from reasonlessons.lessons.file import read_lesson
 from reasonlessons.lessons.locations import Locations
 from reasonlessons.store.scopes import LessonStore, content_key
 from tests import sessionlogs
-from tests.paths import RESOURCES
 
 STRESS = os.environ.get("REASONLESSONS_STRESS", "") not in ("", "0")
 
@@ -35,15 +33,6 @@ def run(*args: str | Path, check: bool = True) -> subprocess.CompletedProcess[st
     if check and result.returncode != 0:
         raise AssertionError(f"{args} exited {result.returncode}:\n{result.stdout}\n{result.stderr}")
     return result
-
-
-def make_repo(tmp_path: Path) -> Path:
-    """A small git repository with a test runner, as capture expects to find it."""
-    repo = tmp_path / "repo"
-    shutil.copytree(RESOURCES / "repos" / "capture-node", repo)
-    for args in (("init", "-q"), ("add", "-A"), ("commit", "-q", "-m", "import")):
-        subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True)
-    return repo
 
 
 def session_turns(tag: str) -> list[sessionlogs.Turn]:

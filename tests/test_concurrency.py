@@ -13,6 +13,7 @@ import os
 import signal
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -27,8 +28,8 @@ ROOT = REPO_ROOT
 
 
 @pytest.mark.slow
-def test_sixteen_processes_mixing_every_writer(tmp_path: Path) -> None:
-    repo = h.make_repo(tmp_path)
+def test_sixteen_processes_mixing_every_writer(tmp_path: Path, make_repo: Callable[[str], Path]) -> None:
+    repo = make_repo("capture-node")
     loc = Locations.discover(repo)
     logs = tmp_path / "logs"
     for n in range(3):

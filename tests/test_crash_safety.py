@@ -16,6 +16,7 @@ import random
 import signal
 import subprocess
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -34,9 +35,11 @@ def _timed(args: list[str]) -> float:
 
 
 @pytest.mark.slow
-def test_sigkill_at_random_moments_loses_and_tears_nothing(tmp_path: Path) -> None:
+def test_sigkill_at_random_moments_loses_and_tears_nothing(
+    tmp_path: Path, make_repo: Callable[[str], Path]
+) -> None:
     rng = random.Random(SEED)
-    repo = h.make_repo(tmp_path)
+    repo = make_repo("capture-node")
     loc = Locations.discover(repo)
     logs = tmp_path / "logs"
     n_logs = 0

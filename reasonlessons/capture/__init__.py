@@ -1,2 +1,17 @@
-"""Reading agent session logs: normalized events (`events`), one adapter per format (`adapters`),
-and finding a repository's sessions (`discovery`)."""
+"""Capture: session logs in, candidate lessons out (docs/capture.md).
+
+Takes the logs `sessions` reads and a Project; gives candidate files in `_candidates/` (or more
+evidence on a lesson that already says it) and a CaptureReport, reading only what is new.
+
+    pipeline.py    the library entry: capture(project, paths, ...) -> CaptureReport
+    reading.py     the read phase of one log: its new events -> reduced sessions
+    pool.py        the read phase of several logs at once in worker processes (--jobs)
+    checkpoint.py  per-log checkpoints in local state: a re-run reads only new bytes
+    reduce/        one session's events -> observations
+    extract/       observations -> candidate drafts (heuristic, or an LLM)
+    apply.py       one ended session: extract, gate, write, and hand it to the learning loop
+    gates.py       the write gates, all applied before anything is written
+    dedupe.py      near-duplicates of an existing lesson or an earlier draft
+    writer.py      a new candidate file, or more evidence on the lesson a draft duplicates
+    report.py      what a run reports: written, updated, skipped and why, progress
+"""

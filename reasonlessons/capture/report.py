@@ -36,7 +36,7 @@ class CaptureReport:
     notes: list[str] = field(default_factory=list)  # e.g. the LLM extractor fell back, and why
 
     def to_json(self) -> dict[str, Any]:
-        """The `--json` document of SPEC §5, plus what was updated, skipped and damaged."""
+        """The `--json` document (docs/commands.md#capture), plus what was updated, skipped and damaged."""
         return {
             "sessions": self.sessions,
             "skipped": len(self.skipped),

@@ -1,4 +1,20 @@
-"""The command line: a thin Typer layer over the library; errors become exit codes here, and only here."""
+"""The command line: a thin Typer layer over the library; errors become exit codes here, and only here.
+
+Takes argv; gives what the library returns, printed, and an exit code (docs/commands.md). Each
+module registers its commands on the app of app.py:
+
+    app.py           the Typer app, the shared options, printing helpers
+    lessons.py       add, list, show, promote, reject, rm, validate
+    capture.py       capture (built from fast/capture.py's option table)
+    recall.py        recall (built from fast/recall.py's option table)
+    stale.py         stale (built from fast/stale.py's option table), refresh
+    trust.py         trust
+    watch.py         watch
+    integrations.py  hook (built from fast/hook.py's option table), install, export, mcp
+    interop.py       import, stats, revive
+    tables.py        a Typer command generated from a fast path's option table
+    fast/            the per-turn paths, without Typer: recall, capture, stale, hook
+"""
 
 from __future__ import annotations
 
@@ -12,7 +28,7 @@ if TYPE_CHECKING:
 
 
 def run(argv: list[str] | None = None) -> int:
-    """Run one command line and return its exit code (SPEC §5)."""
+    """Run one command line and return its exit code."""
     from reasonlessons.errors import run_mapped
 
     app = build_app()

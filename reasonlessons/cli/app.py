@@ -8,6 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
+from reasonlessons.cli.fast.options import JSON, REPO
 from reasonlessons.errors import UsageError
 from reasonlessons.support import jsonio
 
@@ -25,17 +26,9 @@ app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
-RepoOption = Annotated[
-    Path | None,
-    typer.Option(
-        "--repo",
-        help="Repository root. Default: the git top-level of the current directory, else the current one.",
-        show_default=False,
-    ),
-]
-JsonOption = Annotated[
-    bool, typer.Option("--json", help="Print one JSON document on stdout and nothing else.")
-]
+# The same options as the fast paths' (reasonlessons/cli/fast/options.py), for the other commands.
+RepoOption = Annotated[Path | None, typer.Option(*REPO.flags, help=REPO.help, show_default=False)]
+JsonOption = Annotated[bool, typer.Option(*JSON.flags, help=JSON.help)]
 
 
 def open_project(repo: Path | None) -> Any:

@@ -1,8 +1,8 @@
 """Agent integrations on the command line: hook, install, export, mcp.
 
 `hook` is listed here for `--help` and docs only: `__main__` sends it to the argparse fast path
-(reasonlessons/cli/fast/hook.py) before Typer is imported, and this command calls the same
-`run()`, so both print the same bytes and keep the same exit-code contract.
+(reasonlessons/cli/fast/hook.py) before Typer is imported, and this command, built from the same
+option table, calls the same `run()`, so both print the same bytes and keep the same exit-code contract.
 """
 
 from __future__ import annotations
@@ -13,23 +13,11 @@ from typing import Annotated
 import typer
 
 from reasonlessons.cli.app import JsonOption, RepoOption, app, open_project, print_json, say, warn
-from reasonlessons.cli.fast.hook import HELP as HOOK_HELP
+from reasonlessons.cli.fast import hook as fast_hook
+from reasonlessons.cli.tables import add_command
 from reasonlessons.errors import UsageError
 
-
-@app.command()
-def hook(
-    agent: Annotated[str, typer.Argument(help=HOOK_HELP["agent"], show_default=False)],
-    budget: Annotated[int, typer.Option("--budget", metavar="TOKENS", help=HOOK_HELP["--budget"])] = 200,
-    wait: Annotated[bool, typer.Option("--wait", help=HOOK_HELP["--wait"])] = False,
-    repo: RepoOption = None,
-) -> None:
-    """Answer one agent hook (JSON on stdin): inject lessons, warn of loops, capture at session end."""
-    from reasonlessons.cli.fast.hook import run
-
-    code = run(agent, budget=budget, wait=wait, repo=str(repo) if repo is not None else None)
-    if code:
-        raise typer.Exit(code)
+add_command(app, "hook", fast_hook.OPTIONS, fast_hook.run, summary=fast_hook.SUMMARY)
 
 
 @app.command()

@@ -6,24 +6,11 @@ from typing import Annotated
 
 import typer
 
-from reasonlessons.cli.app import JsonOption, RepoOption, app, open_project, say
-from reasonlessons.constants import EXIT_OK
+from reasonlessons.cli.app import RepoOption, app, open_project, say
+from reasonlessons.cli.fast.stale import OPTIONS, SUMMARY, stale_main
+from reasonlessons.cli.tables import add_command
 
-
-@app.command()
-def stale(
-    check: Annotated[
-        bool, typer.Option("--check", help="Exit 3 when any lesson is stale (for CI and pre-commit).")
-    ] = False,
-    json: JsonOption = False,
-    repo: RepoOption = None,
-) -> None:
-    """List stale lessons and why: each drifted fingerprint entry, was → now, and the commit."""
-    from reasonlessons.cli.fast.stale import stale_main
-
-    code = stale_main(repo, check=check, as_json=json)
-    if code != EXIT_OK:
-        raise typer.Exit(code)
+add_command(app, "stale", OPTIONS, stale_main, summary=SUMMARY)
 
 
 @app.command()

@@ -1,4 +1,7 @@
-"""Fingerprints (SPEC §4): the repo facts a lesson depends on, recorded once and re-checked cheaply.
+"""Fingerprints: the repo facts a lesson depends on, recorded once and re-checked cheaply.
+
+Takes fingerprint entries and a repository; gives each entry's current fact, the drift of a lesson
+against what it recorded, and the commit that introduced it (docs/fingerprints.md).
 
     entry.py     the entry grammar: file, file.json#field, dir/, glob
     facts.py     a file's content hash, a field's canonical value (fields.py), a Fact

@@ -67,7 +67,7 @@ def _names(value: Any) -> tuple[str, ...]:
 
 @dataclass
 class Drift:
-    """One entry whose current value differs from the recorded one (SPEC §5 `drift` items)."""
+    """One entry whose current value differs from the recorded one (a `drift` item of `stale --json`)."""
 
     input: str
     reason: str

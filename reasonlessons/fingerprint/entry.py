@@ -1,4 +1,7 @@
-"""The fingerprint entry grammar (SPEC §4): file, `file.json#a.b` field, `dir/` and glob entries."""
+"""The fingerprint entry grammar: file, `file.json#a.b` field, `dir/` and glob entries.
+
+As docs/fingerprints.md#entry-grammar states it.
+"""
 
 from __future__ import annotations
 

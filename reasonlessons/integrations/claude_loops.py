@@ -48,7 +48,10 @@ def call_key(tool: str, tool_input: object) -> str:
 
 
 def response_failed(response: object) -> bool:
-    """Whether a PostToolUse `tool_response` reports a failure (FORMATS.md §d.5)."""
+    """Whether a PostToolUse `tool_response` reports a failure.
+
+    The markers: docs/integrations.md#the-hook-contract-we-rely-on.
+    """
     if isinstance(response, str):
         head = response.lstrip()[:400]
         return head.startswith("Error:") or "<tool_use_error>" in head

@@ -1,9 +1,10 @@
 """`export reasonix`: fresh promoted lessons as Reasonix v2 memory facts (and skills), kept in sync.
 
-No Reasonix version reads `.reasonix/lessons/` (FORMATS.md §c), so lessons reach it as background
-memory facts: project lessons in `<state root>/projects/<slug>/memory/`, global lessons in
-`<state root>/memory/global/`, each listed in that directory's MEMORY.md. Optionally, project
-lessons also become flat skills in `<repo>/.reasonix/skills/`.
+No Reasonix version reads `.reasonix/lessons/` (docs/integrations.md#what-reasonix-loads), so
+lessons reach it as background memory facts: project lessons in
+`<state root>/projects/<slug>/memory/`, global lessons in `<state root>/memory/global/`, each listed
+in that directory's MEMORY.md. Optionally, project lessons also become flat skills in
+`<repo>/.reasonix/skills/`.
 
 Each target directory holds a manifest, `.reasonlessons-export.json` (a dot file that is not
 `.md`, so Reasonix never reads it), naming the files this module owns with their id, revision,
@@ -90,7 +91,7 @@ def state_root(env: Mapping[str, str], home: Path) -> Path:
 
 
 def workspace_slug(root: Path) -> str:
-    """FORMATS.md §b.2: the absolute workspace path with every `/`, `\\` and `:` replaced by `-`."""
+    """Reasonix v2's project slug: the absolute workspace path with `/`, `\\` and `:` replaced by `-`."""
     return str(root).replace("/", "-").replace("\\", "-").replace(":", "-")
 
 

@@ -1,4 +1,6 @@
-"""Reasonix v2 memory facts and skills as files (FORMATS.md §c.1, §c.2), rendered byte for byte.
+"""Reasonix v2 memory facts and skills as files, rendered byte for byte.
+
+What Reasonix reads: docs/integrations.md#what-reasonix-loads.
 
 Reasonix reads frontmatter with its own line parser, not YAML (`internal/frontmatter` in
 esengine/DeepSeek-Reasonix): a line is split at its first `:`, the value is trimmed and loses any

@@ -1,4 +1,6 @@
-"""`export reasonix --skills`: fresh project lessons as flat Reasonix skills (FORMATS.md §c.2).
+"""`export reasonix --skills`: fresh project lessons as flat Reasonix skills.
+
+What Reasonix reads: docs/integrations.md#what-reasonix-loads.
 
 `<repo>/.reasonix/skills/<name>.md` in the weakest parser's form (reasonix_facts.render_skill). The
 directory's `.reasonlessons-export.json`, committed with the skills so every clone knows them,

@@ -1,11 +1,18 @@
-"""Lessons in and out of the neighbouring formats (FORMATS.md §g, docs/interop.md).
+"""Interop: lessons in and out of the neighbouring formats (docs/interop.md).
+
+Takes a file or folder in another tool's format, or the promoted lessons; gives candidates (all or
+nothing, redacted) or files in that format that reasonlessons owns.
 
 | format | import | export | module |
 |---|---|---|---|
-| AIP-11 `LESSON.md` package | yes | yes | aip11.py |
+| AIP-11 `LESSON.md` package | yes | yes | aip11.py, aip11_export.py, aip11_schema.py |
 | agentsmesh `.agentsmesh/lessons/lessons.json` | yes | no | agentsmesh.py |
 | Claude Code rules `.claude/rules/<name>.md` | yes | yes | claude_rules.py |
 | Cursor rules `.cursor/rules/<name>.mdc` | yes | yes | cursor_rules.py |
+
+    api.py     the two entry points: import a file or folder, export to a folder
+    common.py  reports, the write path into the store, target folders
+    rules.py   what Claude Code and Cursor rule files share
 
 Imports validate the whole input first and write nothing when it is bad; exports write only files
 they own and say what they skipped. Everything written is redacted (reasonlessons/safety/redact.py).

@@ -1,4 +1,4 @@
-"""agentsmesh `.agentsmesh/lessons/lessons.json` (FORMATS.md §g.2), imported into lessons.
+"""agentsmesh `.agentsmesh/lessons/lessons.json` (docs/interop.md#agentsmesh), imported into lessons.
 
 Strict like agentsmesh itself: unknown keys, ids that are not kebab-case, references to topics,
 triggers or lessons that do not exist, and supersession cycles are errors, and nothing is written.

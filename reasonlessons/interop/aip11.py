@@ -1,4 +1,4 @@
-"""AIP-11 `LESSON.md` packages (FORMATS.md §g.1): a folder of one-lesson files plus `_index.md`.
+"""AIP-11 `LESSON.md` packages (docs/interop.md#aip-11): a folder of one-lesson files plus `_index.md`.
 
 Mapping: slug <-> name, title <-> description, outcome, evidence and supersedes carry over,
 expires_at <-> expires-at, trigger.tags <-> tags. What AIP-11 has and reasonlessons has not

@@ -1,10 +1,18 @@
-"""The learning loop: lessons improve with evidence.
+"""The learning loop: lessons improve with evidence (docs/learning.md).
+
+Takes each captured session's trace and the lessons recalled into it; gives verdicts, outcome
+counts in local state (caution, deactivation), supersession on promote, and `stats`.
 
 captured session ──trace──▶ which lessons were recalled into it (link.py)
                  ──outcomes.py──▶ success | failure | unsure, per recalled lesson
                  ──lifecycle.py──▶ counts in local state; caution; deactivation (revivable)
                  ──summaries.py──▶ per-session tokens for `reasonlessons stats`
 promote ──supersede.py──▶ a newer candidate for the same fact supersedes the stale lesson
+
+    loop.py        the learning step run for each captured session: link, judge, count, summarize
+    trace.py       a bounded summary of one session's events
+    advice.py      what a lesson tells the agent to do, in terms a session can be checked against
+    stats.py       `stats`: hits, injected tokens, outcomes, and cold vs warm sessions
 """
 
 from __future__ import annotations

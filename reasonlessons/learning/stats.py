@@ -1,7 +1,7 @@
 """`stats`: does each lesson pay its way here? Hits, injected tokens, outcomes, and cold vs warm.
 
 The cold-vs-warm comparison uses the agents' own usage records of captured sessions (token counts
-normalized per FORMATS §h.3, kept by the learning loop in `session-summaries.json`):
+normalized as docs/log-formats.md#tokens says, kept by the learning loop in `session-summaries.json`):
 
 * warm: sessions the lesson was injected into;
 * cold: sessions on a similar task from before the lesson existed (started before its captured-at

@@ -2,7 +2,7 @@
 
 Fed the same normalized events as the capture reducer, one at a time. It keeps only what outcome
 evaluation and the cold-vs-warm comparison need: shell runs in order with their result, files
-written, token usage (FORMATS §h.3, already normalized by the adapters), the words of the first
+written, token usage (already normalized by the adapters, docs/log-formats.md#tokens), the words of the first
 prompts, and when the session ran.
 """
 

@@ -1,4 +1,7 @@
-"""Where things live (SPEC §2): the project root, the three scopes and the local state directory."""
+"""Where things live: the project root, the three scopes and the local state directory.
+
+As docs/concepts.md#scopes states them.
+"""
 
 from __future__ import annotations
 

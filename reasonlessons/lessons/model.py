@@ -1,4 +1,4 @@
-"""The lesson model of SPEC §3: what keys mean, and checks that need no file system."""
+"""The lesson model (docs/lesson-format.md): what keys mean, and checks that need no file system."""
 
 from __future__ import annotations
 
@@ -131,7 +131,7 @@ def ordered_meta(meta: dict[str, Any]) -> dict[str, Any]:
 
 
 def schema_problems(meta: dict[str, Any], *, stem: str | None) -> tuple[list[str], list[str]]:
-    """Check a frontmatter mapping against SPEC §3; return (errors, warnings)."""
+    """Check a frontmatter mapping against docs/lesson-format.md; return (errors, warnings)."""
     errors: list[str] = []
     warnings: list[str] = []
     missing = [key for key in REQUIRED_KEYS if key not in meta]

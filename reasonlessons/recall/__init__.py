@@ -1,5 +1,17 @@
 """Recall: pick the fresh, relevant lessons for an agent turn and render them as background data.
 
+Takes a prompt, the files and command of the turn, a budget and the lessons; gives the few live
+lessons that fit, ranked, as text, JSON or a Claude Code hook answer (docs/recall.md).
+
+    api.py         Recaller and recall(): the entry point
+    classify.py    the offline task classifier (code-gen, exploration, qa, other)
+    index.py       the recall index as a turn reads it; indexbuild.py builds it (SQLite)
+    match.py       trigger matching: keywords, file globs (globs.py), command patterns
+    bm25.py        text relevance over name, description and body
+    rank.py        reciprocal-rank fusion of the signals, and the token estimate
+    counters.py    hits, injections per session and outcomes, in local state
+    render.py      the labelled block, its JSON form and the hook form; result.py what recall returns
+
 Kept import-light on purpose: `reasonlessons recall` runs before every agent turn.
 """
 

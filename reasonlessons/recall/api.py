@@ -1,4 +1,4 @@
-"""`recall`: the fresh, relevant lessons for one agent turn, within a token budget (SPEC §5).
+"""`recall`: the fresh, relevant lessons for one agent turn, within a token budget (docs/recall.md).
 
 Pipeline: classify the turn -> triggers and BM25 over the index -> drop what is not live (inactive,
 superseded, shadowed, expired, wrong task type, already injected this session) -> fuse ranks ->

@@ -1,4 +1,7 @@
-"""Okapi BM25 over a lesson's name, description and body (parameters as in FORMATS.md §g.2)."""
+"""Okapi BM25 over a lesson's name, description and body (agentsmesh's parameters).
+
+How recall uses it: docs/recall.md#3-ranking.
+"""
 
 from __future__ import annotations
 

@@ -1,8 +1,9 @@
 """File-glob triggers: glob -> RE2 regex, narrowness, index bucket keys, and path normalization.
 
-Semantics follow FORMATS.md §g.2 (picomatch with `dot: true`): `*` and `?` stay within a path
-segment and match dot files; `**` as a whole segment spans zero or more segments; `[...]` classes
-(`!` or `^` negates); `{a,b}` alternatives; a leading `!` negates the whole glob; `./` is ignored.
+Semantics follow agentsmesh's (picomatch with `dot: true`; docs/recall.md#2-candidates): `*` and
+`?` stay within a path segment and match dot files; `**` as a whole segment spans zero or more
+segments; `[...]` classes (`!` or `^` negates); `{a,b}` alternatives; a leading `!` negates the whole
+glob; `./` is ignored.
 Anything else (extglobs, `(a|b)`, backslashes, quotes, control characters) is unsafe and never
 matches. Matching runs on RE2 through reasonlessons.safety.linear_re, so no glob can backtrack.
 """

@@ -1,4 +1,4 @@
-"""Trigger matching (FORMATS.md §g.2): keywords, file globs and command patterns, with specificity.
+"""Trigger matching: keywords, file globs and command patterns, with specificity (docs/recall.md).
 
 A lesson is a trigger candidate when any one of its triggers fires. Its specificity is the best
 narrowness / fanout over the triggers that fired: a keyword is 0.4 narrow, a command pattern 1.0, a

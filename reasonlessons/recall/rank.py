@@ -2,7 +2,7 @@
 
 Each signal orders the candidates on its own (competition ranks: 1, 1, 3); a candidate's score is
 the sum of weight / (RRF_K + rank) over the signals it has. Fusing ranks rather than raw values keeps
-BM25's unbounded scale from drowning the others (FORMATS.md §g.2 does the same).
+BM25's unbounded scale from drowning the others (agentsmesh does the same).
 """
 
 from __future__ import annotations

@@ -107,7 +107,7 @@ def render_text(lessons: Sequence[Rendered]) -> str:
 
 
 def as_json(task_type: str | None, tokens: int, lessons: Sequence[Rendered]) -> dict[str, Any]:
-    """The `--format json` document, exactly as SPEC §5 shapes it."""
+    """The `--format json` document, exactly as docs/commands.md#recall shapes it."""
     return {
         "task_type": task_type,
         "tokens": tokens,

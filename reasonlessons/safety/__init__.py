@@ -1,1 +1,10 @@
-"""What keeps secrets and hostile text out of lessons: redaction, the secret scanner, linear-time patterns."""
+"""Safety: what keeps secrets and hostile text out of lessons and out of recall's time budget.
+
+Takes any text reasonlessons is about to write, and the patterns lessons carry; gives it redacted
+(or refused), and patterns that run in linear time.
+
+    redact.py      redaction of secrets from everything written: the one place the patterns live
+    secretscan.py  detect-secrets as a span finder for redact.py
+    needs.py       substrings every match of a regex must contain: a prefilter that skips running it
+    linear_re.py   user-supplied patterns on RE2, so no `commands` trigger can hang recall
+"""

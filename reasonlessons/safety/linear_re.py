@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-# Caps that bound compile time and memory per pattern (FORMATS.md §g.2 uses the same length cap).
+# Caps that bound compile time and memory per pattern (agentsmesh uses the same length cap).
 MAX_PATTERN_CHARS = 1000
 MAX_PROGRAM_SIZE = 4000
 MAX_MEMORY_BYTES = 8 << 20

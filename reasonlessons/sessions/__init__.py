@@ -1,1 +1,18 @@
-"""Agent session logs as normalized events: one adapter per format, discovery, shell and edit parsing."""
+"""Sessions: agent session logs in, normalized events out (docs/log-formats.md).
+
+Takes log files (named, or found where each agent keeps them); gives `Event`s of one shape for
+every agent, which capture and watch read, and what a shell command or a failure says.
+
+    adapters/      one reader per log format, a registry, and format detection
+    events.py      the normalized Event, Session and ReadStats
+    jsonl.py       streaming JSONL with byte offsets, damage counting and bounded memory
+    normalize.py   tool names, shell arguments, timestamps, JSON arguments
+    errorsig.py    error signatures, and the shell-result headers the agents write
+    errors.py      errors raised while reading logs
+    discovery.py   a repository's sessions in each agent's standard location
+    sources.py     which logs a capture run reads: the paths given, or the discovered ones
+    otherfiles.py  files beside the logs that hold no events, named so capture can say why
+    shell.py       shell command lines as invocations: tool, runner, purpose
+    edits.py       the file changes a tool call makes
+    signals.py     what a failure says: an invocation problem, a stated rule, an error code
+"""

@@ -1,4 +1,4 @@
-"""Find a repository's sessions in each agent's standard location (FORMATS §a.1, §b.1, §d.1, §e.1).
+"""Find a repository's sessions in each agent's standard location (docs/log-formats.md, each agent's files).
 
 Everything environment-dependent comes in as arguments (`env`, `home`), so tests never touch the
 real home directory.

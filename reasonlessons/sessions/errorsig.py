@@ -1,4 +1,4 @@
-"""Error signatures and the shell-result headers the agents write (FORMATS §a.4, §e.5, §h.2)."""
+"""Error signatures and the shell-result headers the agents write (docs/log-formats.md#failures)."""
 
 from __future__ import annotations
 
@@ -99,7 +99,7 @@ def _pick_error_line(text: str) -> str | None:
 
 
 def reasonix_ok(output: str) -> bool:
-    """Reasonix v1's own `ok` heuristic for a tool output (FORMATS §a.4 item 4)."""
+    """Reasonix v1's own `ok` heuristic for a tool output (docs/log-formats.md#v1-tool-results)."""
     return not (
         _V1_NOT_OK.match(output) or "ConfirmationError:" in output or "NeedsConfirmationError" in output
     )

@@ -1,4 +1,7 @@
-"""The normalized event model every adapter produces (FORMATS.md §h), plus read bookkeeping."""
+"""The normalized event model every adapter produces, plus read bookkeeping.
+
+The model as documented: docs/log-formats.md#the-normalized-event.
+"""
 
 from __future__ import annotations
 
@@ -11,13 +14,13 @@ from typing import Any, Literal
 
 Role = Literal["user", "assistant", "tool", "system"]
 Kind = Literal["text", "tool_call", "tool_result", "usage", "meta"]
-# Why a tool call failed, when the format lets us tell (FORMATS §d.5, §h.2).
+# Why a tool call failed, when the format lets us tell (docs/log-formats.md#failures).
 ErrorKind = Literal["exit", "timeout", "harness", "permission", "tool"]
 
 
 @dataclass(frozen=True, slots=True)
 class Tokens:
-    """Token counts of one model call, normalized per FORMATS §h.3."""
+    """Token counts of one model call, normalized as docs/log-formats.md#tokens says."""
 
     in_: int = 0
     out: int = 0

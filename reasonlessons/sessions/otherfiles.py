@@ -1,7 +1,7 @@
 """Files the agents write beside their session logs, told apart so capture can say why it passes
 over them: a folder named on the command line (`~/.reasonix`, a run's output directory) holds
-usage logs, metrics and redacted streams that hold no events to learn from (FORMATS §a.7, §b.7,
-§b.8), and SWE-agent trajectories, which no adapter reads yet (FORMATS §f.1).
+usage logs, metrics and redacted streams that hold no events to learn from, and SWE-agent
+trajectories, which no adapter reads yet (docs/log-formats.md#files-no-adapter-reads).
 
 Only the head of a file is read, like the adapters' own format detection.
 """

@@ -1,1 +1,10 @@
-"""The `stale` use case: which lessons drifted, answered from caches when nothing changed."""
+"""The `stale` use case: which lessons drifted from the repository (docs/fingerprints.md).
+
+Takes a Project (or, on the per-turn path, only its root); gives each stale lesson with what
+drifted, answered from caches while nothing it read has changed, and re-records after review.
+
+    scan.py          scan_stale and refresh: the library calls behind `stale` and `refresh`
+    answer_cache.py  the last answer, replayed while every path it depended on is unchanged
+    meta_cache.py    a cached read of the scopes for the per-turn path
+    prefetch.py      a cold check on two processors: a forked child checks half of the lessons
+"""

@@ -1,4 +1,4 @@
-"""`stale` and `refresh` (SPEC §5): which lessons drifted from the repo, and re-recording after review.
+"""`stale` and `refresh`: which lessons drifted from the repo, and re-recording after review.
 
 Checked: project and global lessons whose status would otherwise be active (deprecated, superseded
 and expired lessons are never recalled, so their drift does not matter) and that are not shadowed by a

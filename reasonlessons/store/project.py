@@ -140,7 +140,7 @@ def open_project(
     home: Path | None = None,
     now: Callable[[], dt.datetime] | None = None,
 ) -> Project:
-    """Resolve the repository (SPEC §2) and return its Project."""
+    """Resolve the repository (docs/concepts.md#scopes) and return its Project."""
     env = os.environ if env is None else env
     locations = Locations.discover(repo, cwd=cwd, env=env, home=home)
     return Project(locations, now=now or _utcnow)

@@ -1,4 +1,4 @@
-"""A lesson's status (SPEC §5): deprecated, superseded, expired, stale or active, in that precedence.
+"""A lesson's status: deprecated, superseded, expired, stale or active, in that precedence.
 
 A lesson the learning loop deactivated (it kept failing, reasonlessons/learning/lifecycle.py) is
 `deprecated` too: the flag lives in local state, the file is untouched.

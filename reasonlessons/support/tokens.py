@@ -1,4 +1,7 @@
-"""Tokenizers shared by keyword triggers, BM25 and the classifier (FORMATS.md §g.2 rules)."""
+"""Tokenizers shared by keyword triggers, BM25 and the classifier (agentsmesh's rules).
+
+The rules as recall applies them: docs/recall.md#2-candidates.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,8 @@
 """`reasonlessons watch`: keep lesson staleness live and capture sessions as they end.
 
+Takes a Project and the changes to the files its lessons and sessions live in; gives stale, fresh
+and captured events to an `emit` callback, one daemon per repository (docs/watch.md).
+
 plan.py      pure: lessons + locations -> what to watch, and the path filter `relevant`
 watchset.py  the plan against the file system: missing targets, ignored subtrees, coalescing
 debounce.py  quiet window + maximum wait between the observer thread and the main loop

@@ -34,7 +34,7 @@ def _env_path(env: Mapping[str, str], key: str, home: Path) -> Path | None:
 
 
 def session_roots(repo_root: Path, *, env: Mapping[str, str], home: Path) -> list[SessionRoot]:
-    """The directories where agents write this repository's logs (FORMATS §a.1, §b.1, §d.1, §e.1)."""
+    """The directories where agents write this repository's logs (docs/log-formats.md, each agent's files)."""
     from reasonlessons.sessions.discovery import claude_slug, reasonix_slug
 
     spellings = list(dict.fromkeys((repo_root.absolute(), repo_root.resolve())))

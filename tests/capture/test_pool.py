@@ -18,8 +18,8 @@ from reasonlessons.capture.pipeline import CaptureReport, capture
 from reasonlessons.capture.reading import ReadJob
 from reasonlessons.store.project import open_project
 from reasonlessons.support import jsonio
-from tests.capturesupport import CAPTURE
-from tests.conftest import CliResult
+from tests.capturesupport import CAPTURE, copy_v1_logs
+from tests.invoke import Invoke
 
 NOW = dt.datetime(2026, 5, 6, 12, 0, tzinfo=dt.UTC)
 V1 = CAPTURE / "reasonix-v1"
@@ -27,10 +27,7 @@ NAMES = ("vitest-not-found", "esm-fix", "assertion", "vitest-again", "short")
 
 
 def _logs(into: Path) -> list[Path]:
-    into.mkdir(parents=True, exist_ok=True)
-    for name in NAMES:
-        for suffix in (".events.jsonl", ".jsonl", ".meta.json"):
-            shutil.copy(V1 / f"{name}{suffix}", into / f"{name}{suffix}")
+    copy_v1_logs(into, *NAMES)
     (into / "notes.jsonl").write_text('{"not": "a log"}\n')  # skipped, the same way in both runs
     return sorted(into.glob("*.jsonl"))
 
@@ -117,7 +114,7 @@ def test_a_dead_worker_leaves_the_rest_to_the_main_process(tmp_path: Path) -> No
         ahead.close()
 
 
-def test_the_jobs_option(cli_invoke: Callable[..., CliResult], make_repo: Callable[[str], Path]) -> None:
+def test_the_jobs_option(cli_invoke: Invoke, make_repo: Callable[[str], Path]) -> None:
     repo = make_repo("capture-node")
     logs = _logs(repo / "logs")
     doc = cli_invoke("capture", "--repo", repo, "--jobs", "2", "--json", *logs).json()

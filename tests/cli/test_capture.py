@@ -6,28 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.capturesupport import CAPTURE
-from tests.conftest import CliResult
+from tests.capturesupport import copy_v1_logs
+from tests.invoke import Invoke
 from tests.paths import RESOURCES
 
-V1 = CAPTURE / "reasonix-v1"
 
-
-def _logs(into: Path, *names: str) -> list[Path]:
-    into.mkdir(parents=True, exist_ok=True)
-    out = []
-    for name in names:
-        for suffix in (".events.jsonl", ".jsonl", ".meta.json"):
-            shutil.copy(V1 / f"{name}{suffix}", into / f"{name}{suffix}")
-        out.append(into / f"{name}.events.jsonl")
-    return out
-
-
-def test_capture_json_document(
-    cli_invoke: Callable[..., CliResult], make_repo: Callable[[str], Path], tmp_path: Path
-) -> None:
+def test_capture_json_document(cli_invoke: Invoke, make_repo: Callable[[str], Path], tmp_path: Path) -> None:
     repo = make_repo("capture-node")
-    logs = _logs(tmp_path / "logs", "vitest-not-found", "short")
+    logs = copy_v1_logs(tmp_path / "logs", "vitest-not-found", "short")
     result = cli_invoke("capture", "--repo", repo, "--json", *logs)
     doc = result.json()
     assert isinstance(doc, dict)
@@ -45,10 +31,10 @@ def test_capture_json_document(
 
 
 def test_capture_summary_for_humans(
-    cli_invoke: Callable[..., CliResult], make_repo: Callable[[str], Path], tmp_path: Path
+    cli_invoke: Invoke, make_repo: Callable[[str], Path], tmp_path: Path
 ) -> None:
     repo = make_repo("capture-node")
-    logs = _logs(tmp_path / "logs", "vitest-not-found", "vitest-again", "short")
+    logs = copy_v1_logs(tmp_path / "logs", "vitest-not-found", "vitest-again", "short")
     result = cli_invoke("capture", "--repo", repo, *logs, "--agent", "reasonix-v1")
     lines = result.stdout.splitlines()
     assert lines[0].startswith("new candidate npm-test-vitest-not-found  (")
@@ -65,22 +51,22 @@ def test_capture_summary_for_humans(
 
 
 def test_capture_counts_damaged_records_in_a_warning(
-    cli_invoke: Callable[..., CliResult], make_repo: Callable[[str], Path], tmp_path: Path
+    cli_invoke: Invoke, make_repo: Callable[[str], Path], tmp_path: Path
 ) -> None:
     repo = make_repo("capture-node")
-    (log,) = _logs(tmp_path / "logs", "vitest-not-found")
+    (log,) = copy_v1_logs(tmp_path / "logs", "vitest-not-found")
     with log.open("ab") as handle:
         handle.write(b"not json\n")
     result = cli_invoke("capture", "--repo", repo, log)
     assert "warning: 1 damaged or unusable log record(s) skipped (1 not-json)" in result.stderr
 
 
-def test_capture_usage_errors(cli_invoke: Callable[..., CliResult], git_repo: Path) -> None:
+def test_capture_usage_errors(cli_invoke: Invoke, git_repo: Path) -> None:
     result = cli_invoke("capture", "--repo", git_repo, "--agent", "nope", expect=2)
     assert "unknown agent 'nope'" in result.stderr
 
 
-def test_capture_with_nothing_to_read(cli_invoke: Callable[..., CliResult], git_repo: Path) -> None:
+def test_capture_with_nothing_to_read(cli_invoke: Invoke, git_repo: Path) -> None:
     result = cli_invoke("capture", "--repo", git_repo, "--json")
     assert result.json() == {
         "sessions": 0,
@@ -105,7 +91,7 @@ def test_the_fast_path_prints_what_the_typer_command_prints(
     from reasonlessons.cli.fast.capture import try_run
 
     outputs = []
-    logs = _logs(tmp_path / "logs", "vitest-not-found", "short")
+    logs = copy_v1_logs(tmp_path / "logs", "vitest-not-found", "short")
     for entry in (main, run):
         target = tmp_path / entry.__name__
         shutil.copytree(RESOURCES / "repos" / "capture-node", target)

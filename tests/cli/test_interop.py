@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import shutil
-from collections.abc import Callable
 from pathlib import Path
 
-from tests.conftest import CliResult
+from tests.invoke import Invoke
 from tests.paths import RESOURCES
 
-Invoke = Callable[..., CliResult]
 AIP11 = RESOURCES / "aip11" / "lessons"
 MESH = RESOURCES / "agentsmesh"
 

@@ -5,14 +5,11 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import CliResult
-
-Invoke = Callable[..., CliResult]
+from tests.invoke import Invoke
 
 
 @pytest.fixture

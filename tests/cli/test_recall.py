@@ -95,7 +95,7 @@ def test_typer_and_fast_path_accept_the_same_options() -> None:
     parser = recall.build_parser()
     fast = {opt for action in parser._actions for opt in action.option_strings if opt.startswith("--")}
     assert fast - {"--help"} == _typer_options()
-    assert set(recall._VALUE_OPTIONS) == _typer_options()
+    assert {flag for option in recall.OPTIONS for flag in option.flags} == _typer_options()
 
 
 @pytest.mark.parametrize(

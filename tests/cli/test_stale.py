@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -13,10 +12,10 @@ import yaml
 
 from reasonlessons.__main__ import main
 from reasonlessons.stale import scan
-from tests.conftest import CliResult, git
+from tests.invoke import CliResult, Invoke
 from tests.paths import REPO_ROOT
+from tests.repos import git
 
-Invoke = Callable[..., CliResult]
 ROOT = REPO_ROOT
 
 
@@ -40,12 +39,6 @@ def repo(git_repo: Path, cli_invoke: Invoke) -> Path:
     git(git_repo, "add", "-A")
     git(git_repo, "commit", "-q", "-m", "add testing lesson")
     return git_repo
-
-
-@pytest.fixture
-def later() -> Iterator[None]:
-    with time_machine.travel(dt.datetime.now(dt.UTC) + dt.timedelta(minutes=10), tick=True):
-        yield
 
 
 def fast(capsys: pytest.CaptureFixture[str], *args: str | Path) -> CliResult:

@@ -18,7 +18,7 @@ import pytest
 
 from reasonlessons.cli.watch import Signals, human
 from reasonlessons.constants import EXIT_INTERRUPTED
-from tests.watchharness import make_repo, write_json
+from tests.watch.harness import seed_project, write_json
 
 TIMEOUT = 20.0
 
@@ -86,7 +86,7 @@ class Proc:
 
 @pytest.fixture
 def repo(git_repo: Path) -> Path:
-    make_repo(git_repo)
+    seed_project(git_repo)
     return git_repo
 
 

@@ -6,14 +6,11 @@ is moved ahead (time-machine) so the cache is exercised as on a machine where fi
 
 from __future__ import annotations
 
-import datetime as dt
 import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import time_machine
 
 from reasonlessons.fingerprint import Checker, record
 from reasonlessons.fingerprint import facts as facts_module
@@ -28,12 +25,6 @@ ENTRIES = [
     "tests/**/*.snap",
     "docs/",
 ]
-
-
-@pytest.fixture
-def later() -> Iterator[None]:
-    with time_machine.travel(dt.datetime.now(dt.UTC) + dt.timedelta(minutes=10), tick=True):
-        yield
 
 
 @pytest.fixture

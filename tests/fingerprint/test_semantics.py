@@ -1,4 +1,4 @@
-"""SPEC §4, row by row and in both directions, in a real temporary git repository."""
+"""docs/fingerprints.md#semantics, row by row and in both directions, in a real temporary git repository."""
 
 from __future__ import annotations
 

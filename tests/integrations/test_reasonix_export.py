@@ -22,8 +22,8 @@ from reasonlessons.integrations.reasonix_export import (
 )
 from reasonlessons.lessons.locations import Locations
 from reasonlessons.store.project import Project
-from tests.conftest import git
 from tests.paths import RESOURCES, SHARED_FIXTURES
+from tests.repos import git
 
 GOLDEN = RESOURCES / "integrations" / "reasonix"
 FIXTURE_MEMORY = SHARED_FIXTURES / "reasonix-v2" / "memory"

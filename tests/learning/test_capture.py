@@ -5,24 +5,16 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from reasonlessons.learning import lifecycle
 from tests.capturesupport import CAPTURE
-from tests.conftest import CliResult
+from tests.invoke import Invoke
 from tests.learningsupport import LEARNING, NPM_LESSON, project_with_lessons, recall_npm, session_of
-from tests.llmserver import Script, completion, serve
-
-Invoke = Callable[..., CliResult]
-
-
-@pytest.fixture
-def server() -> Iterator[tuple[str, Script]]:
-    with serve() as running:
-        yield running
+from tests.llmserver import Script, completion
 
 
 def test_capture_judges_the_lessons_recalled_into_the_session(git_repo: Path, cli_invoke: Invoke) -> None:
@@ -62,10 +54,10 @@ def test_capture_without_a_session_id_links_by_time(git_repo: Path, cli_invoke: 
 def test_capture_with_the_llm_extractor(
     make_repo: Callable[[str], Path],
     cli_invoke: Invoke,
-    server: tuple[str, Script],
+    llm_server: tuple[str, Script],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    url, script = server
+    url, script = llm_server
     monkeypatch.setenv("REASONLESSONS_LLM_BASE_URL", url)
     monkeypatch.setenv("DEEPSEEK_API_KEY", "test-key")
     lesson = {
@@ -90,10 +82,10 @@ def test_capture_with_the_llm_extractor(
 def test_llm_failure_falls_back_and_says_so(
     make_repo: Callable[[str], Path],
     cli_invoke: Invoke,
-    server: tuple[str, Script],
+    llm_server: tuple[str, Script],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    url, script = server
+    url, script = llm_server
     monkeypatch.setenv("REASONLESSONS_LLM_BASE_URL", url)
     monkeypatch.setenv("REASONLESSONS_LLM_API_KEY", "test-key")
     script.replies.append((500, '{"error": "overloaded"}', 0))

@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Callable
 from pathlib import Path
 
 from reasonlessons.learning import lifecycle
 from reasonlessons.learning.lifecycle import DEACTIVATE_STREAK, Record, apply, next_record
 from reasonlessons.recall.counters import OUTCOMES_FILE, load_outcome_state, load_outcomes, record_outcome
-from tests.conftest import CliResult
+from tests.invoke import Invoke
 
-Invoke = Callable[..., CliResult]
 NOW = dt.datetime(2026, 5, 10, tzinfo=dt.UTC)
 
 

@@ -4,16 +4,14 @@ from __future__ import annotations
 
 import datetime as dt
 import statistics
-from collections.abc import Callable
 from pathlib import Path
 
 from reasonlessons.learning.loop import learn
 from reasonlessons.learning.stats import Sample, compute, similar, verdict
 from reasonlessons.store.project import Project, open_project
-from tests.conftest import CliResult
+from tests.invoke import Invoke
 from tests.learningsupport import LEARNING, NPM_BODY, NPM_LESSON, recall_npm, session_of, trace_of
 
-Invoke = Callable[..., CliResult]
 EXISTS = dt.date(2026, 5, 11)  # the lesson was written after the cold sessions ran
 COLD = ("followed-ok", "warned-failure", "advice-broken", "tests-red")
 WARM = ("followed-ok", "warned-failure", "warned-again")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Callable
 from pathlib import Path
 
 from reasonlessons.constants import SCOPE_CANDIDATE
@@ -13,9 +12,8 @@ from reasonlessons.learning.supersede import promote, promote_auto
 from reasonlessons.recall.api import recall
 from reasonlessons.store.project import Project, open_project
 from reasonlessons.store.validate import ERROR, WARNING, supersession_cycles, validate
-from tests.conftest import CliResult
+from tests.invoke import Invoke
 
-Invoke = Callable[..., CliResult]
 NOW = dt.datetime(2026, 5, 10, tzinfo=dt.UTC)
 ENTRY = "package.json#scripts.test"
 

@@ -31,7 +31,7 @@ from reasonlessons.lessons.file import (
 from reasonlessons.lessons.model import Lesson
 from reasonlessons.support import yamlblock, yamlread
 from tests.fuzzing import fuzz_settings, json_values
-from tests.lessons.test_fuzz_file import BOMBS, HEADER, SEEDS
+from tests.lessons.fuzzcases import BOMBS, HEADER, SEEDS, mutated_seed
 from tests.paths import RESOURCES
 
 ALL_MARKDOWN = sorted(RESOURCES.rglob("*.md"))
@@ -155,19 +155,7 @@ def test_yaml_bombs(name: str) -> None:
 @fuzz_settings(ci=200)
 @given(data=st.data())
 def test_mutated_real_lessons(data: st.DataObject) -> None:
-    raw = bytearray(data.draw(st.sampled_from(SEEDS)).read_bytes())
-    for _ in range(data.draw(st.integers(1, 5))):
-        at = data.draw(st.integers(0, max(0, len(raw) - 1)))
-        op = data.draw(st.sampled_from(["flip", "cut", "insert", "dup"]))
-        if op == "flip" and raw:
-            raw[at] = data.draw(st.sampled_from(b"-:#&*!|>[]{}\"'\n\r\t ?%@`,.\x00\xff"))
-        elif op == "cut":
-            del raw[at : at + data.draw(st.integers(1, 40))]
-        elif op == "insert":
-            raw[at:at] = data.draw(st.binary(max_size=20))
-        else:
-            raw[at:at] = raw[at : at + 60]
-    same(bytes(raw))
+    same(mutated_seed(data, flips=b"-:#&*!|>[]{}\"'\n\r\t ?%@`,.\x00\xff"))
 
 
 yaml_text = st.text(alphabet=string.printable + "\u00e9\ufeff\u2028", max_size=300)

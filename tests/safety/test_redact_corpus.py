@@ -17,7 +17,7 @@ import pytest
 
 from reasonlessons.safety import redact, secretscan
 from tests import sessionlogs
-from tests.conftest import CliResult
+from tests.invoke import Invoke
 from tests.secretcorpus import Secret, corpus, ordinary_lines
 
 CORPUS = corpus()
@@ -92,7 +92,7 @@ def _session(chunk: list[tuple[int, Secret]]) -> list[sessionlogs.Turn]:
 
 def test_no_secret_from_a_session_log_survives_into_any_file_or_output(
     make_repo: Callable[[str], Path],
-    cli_invoke: Callable[..., CliResult],
+    cli_invoke: Invoke,
     tmp_path: Path,
     isolated_home: Path,
 ) -> None:

@@ -17,7 +17,7 @@ from reasonlessons.recall.api import recall
 from reasonlessons.safety.redact import SecretFoundError, find_secrets, scrub
 from reasonlessons.store.project import open_project
 from reasonlessons.store.state import load_state, save_state
-from tests.conftest import CliResult
+from tests.invoke import Invoke
 
 NOW = dt.datetime(2026, 11, 21, 12, 0, tzinfo=dt.UTC)
 TOKEN = "ghp_" + "Zx8Qw2Er4Ty6Ui8Op0As2Df4Gh6Jk8Lz0Xc"
@@ -117,7 +117,7 @@ def _hand_written(loc: Locations) -> Path:
     return path
 
 
-def test_add_and_refresh_write_no_secret(loc: Locations, cli_invoke: Callable[..., CliResult]) -> None:
+def test_add_and_refresh_write_no_secret(loc: Locations, cli_invoke: Invoke) -> None:
     cli_invoke("add", "tok", "-d", "Token use", "--body", f"- use {TOKEN}", "--repo", loc.root)
     assert TOKEN not in (loc.project_dir / "tok.md").read_text()
     path = _hand_written(loc)

@@ -15,7 +15,8 @@ import time_machine
 
 from reasonlessons.stale import prefetch
 from reasonlessons.stale.scan import scan_stale
-from tests.stale.test_scan import add, commit, project_of
+from tests.repos import commit_all
+from tests.stale.lessonrepo import add, project_of
 
 CACHE, INDEX = "fingerprint-cache.marshal", "lesson-index.marshal"
 LINUX = pytest.mark.skipif(
@@ -31,7 +32,7 @@ def repo(git_repo: Path) -> Path:
         (git_repo / pkg / "package.json").write_text('{"scripts": {"test": "vitest run"}}\n')
         (git_repo / pkg / "config.yaml").write_text("ci:\n  jobs:\n    - name: test\n")
     (git_repo / ".gitignore").write_text("*.log\n")
-    commit(git_repo, "packages")
+    commit_all(git_repo, "packages")
     for pkg in ("a", "b", "c"):
         add(git_repo, f"{pkg}-runner", f"{pkg}/package.json#scripts.test", f"{pkg}/tests/")
         add(git_repo, f"{pkg}-glob", f"{pkg}/tests/**/*.test.ts", f"{pkg}/config.yaml#ci.jobs.0.name")
@@ -39,11 +40,11 @@ def repo(git_repo: Path) -> Path:
     add(git_repo, "old", "a/package.json", status="deprecated")
     add(git_repo, "shared", "b/package.json", scope="global")
     add(git_repo, "shared", "c/package.json")
-    commit(git_repo, "lessons")
+    commit_all(git_repo, "lessons")
     (git_repo / "a" / "package.json").write_text('{"scripts": {"test": "jest"}}\n')
     (git_repo / "b" / "tests" / "unit" / "x.spec.ts").write_text("it()\n")
     (git_repo / "c" / "tests" / "unit" / "x.test.ts").unlink()
-    commit(git_repo, "drifts")
+    commit_all(git_repo, "drifts")
     (git_repo / "b" / "docs").mkdir()
     (git_repo / "b" / "docs" / "guide.rst").write_text("uncommitted\n")
     lessons = git_repo / ".reasonix" / "lessons"

@@ -10,14 +10,8 @@ import pytest
 from reasonlessons.constants import SCOPE_CANDIDATE, SCOPE_GLOBAL
 from reasonlessons.errors import InvalidFingerprintError, UsageError
 from reasonlessons.stale.scan import refresh, scan_stale, stale_lessons
-from reasonlessons.store.project import Project, open_project
-from tests.conftest import git
-
-NOW = dt.datetime(2026, 11, 21, 12, 0, tzinfo=dt.UTC)
-
-
-def project_of(repo: Path, now: dt.datetime = NOW) -> Project:
-    return open_project(repo, now=lambda: now)
+from tests.repos import commit_all, git
+from tests.stale.lessonrepo import NOW, add, project_of
 
 
 @pytest.fixture
@@ -30,18 +24,6 @@ def repo(git_repo: Path) -> Path:
     return git_repo
 
 
-def add(repo: Path, name: str, *entries: str, scope: str = "project", **extra: object) -> None:
-    project_of(repo).store.add(
-        name, description=f"about {name}", fingerprint=list(entries), scope=scope, extra=extra
-    )
-
-
-def commit(repo: Path, message: str) -> str:
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", message)
-    return git(repo, "rev-parse", "HEAD").strip()
-
-
 def test_fresh_lessons_are_not_reported(repo: Path) -> None:
     add(repo, "testing", "package.json#scripts.test", "tests/", "tests/**/*.test.ts", "package.json")
     result = scan_stale(project_of(repo))
@@ -51,13 +33,13 @@ def test_fresh_lessons_are_not_reported(repo: Path) -> None:
 
 def test_committed_drifts_name_their_commit_with_was_and_now(repo: Path) -> None:
     add(repo, "testing", "package.json#scripts.test", "tests/", "tests/**/*.test.ts", "package.json")
-    commit(repo, "add lesson")
+    commit_all(repo, "add lesson")
     (repo / "package.json").write_text('{"scripts": {"test": "jest"}}\n')
-    jest = commit(repo, "switch to jest")
+    jest = commit_all(repo, "switch to jest")
     (repo / "tests" / "a.test.ts").rename(repo / "tests" / "a.spec.ts")
     (repo / "tests" / "e2e").mkdir()
     (repo / "tests" / "e2e" / "flow.spec.ts").write_text("x\n")
-    spec = commit(repo, "rename tests to spec")
+    spec = commit_all(repo, "rename tests to spec")
     (report,) = stale_lessons(project_of(repo))
     assert (report.name, report.scope) == ("testing", "project")
     by_input = {d["input"]: d for d in report.to_json()["drift"]}
@@ -82,7 +64,7 @@ def test_committed_drifts_name_their_commit_with_was_and_now(repo: Path) -> None
     assert f"tests/: kinds +.spec.ts -.test.ts; dirs +e2e/ [{spec[:10]} rename tests to spec]" in lines
 
 
-def test_uncommitted_drift_names_no_commit(repo: Path) -> None:
+def test_uncommitted_drift_names_no_commit_all(repo: Path) -> None:
     add(repo, "testing", "package.json#scripts.test")
     (repo / "package.json").write_text('{"scripts": {"test": "jest"}}\n')
     (report,) = stale_lessons(project_of(repo))
@@ -103,7 +85,7 @@ def test_outside_a_git_repository_there_is_no_commit_and_no_crash(tmp_path: Path
 def test_a_corrupt_repository_does_not_break_the_check(repo: Path) -> None:
     add(repo, "testing", "package.json")
     (repo / "package.json").write_text("{}\n")
-    commit(repo, "empty package")
+    commit_all(repo, "empty package")
     for obj in (repo / ".git" / "objects").rglob("*"):
         if obj.is_file() and obj.parent.name != "info":
             obj.chmod(0o644)
@@ -227,12 +209,12 @@ def test_a_state_dir_that_cannot_be_written_only_costs_the_caches(repo: Path) ->
 
 def test_commits_that_add_or_delete_a_target_are_named(repo: Path) -> None:
     add(repo, "changelog", "CHANGELOG.md", "package.json")
-    commit(repo, "add lesson")
+    commit_all(repo, "add lesson")
     (repo / "CHANGELOG.md").write_text("# changes\n")
     (repo / "package.json").unlink()
-    both = commit(repo, "add a changelog, drop package.json")
+    both = commit_all(repo, "add a changelog, drop package.json")
     (repo / "tests" / "b.test.ts").write_text("later, unrelated\n")
-    commit(repo, "unrelated")
+    commit_all(repo, "unrelated")
     (report,) = stale_lessons(project_of(repo))
     assert [(d.reason, d.commit) for d in report.drift] == [
         ("appeared", {"sha": both[:10], "subject": "add a changelog, drop package.json"}),

@@ -30,7 +30,7 @@ from reasonlessons.store.trust import (
     trust_path,
 )
 from reasonlessons.store.validate import ERROR, validate
-from tests.conftest import CliResult
+from tests.invoke import Invoke
 from tests.paths import REPO_ROOT, RESOURCES
 
 NOW = dt.datetime(2026, 11, 21, 12, 0, tzinfo=dt.UTC)
@@ -189,9 +189,7 @@ def test_global_trust_lives_in_the_users_state(loc: Locations) -> None:
     assert trust_path(loc, "project") == loc.state_dir / "trust.json"
 
 
-def test_the_trust_command_round_trip(
-    loc: Locations, cli_invoke: Callable[..., CliResult], tmp_path: Path
-) -> None:
+def test_the_trust_command_round_trip(loc: Locations, cli_invoke: Invoke, tmp_path: Path) -> None:
     _hostile(loc)
     cli_invoke("validate", "--repo", loc.root, expect=1)
     out = cli_invoke("trust", "hostile", "--repo", loc.root, "--json").json()
@@ -205,9 +203,7 @@ def test_the_trust_command_round_trip(
     cli_invoke("trust", "missing", "--repo", loc.root, expect=1)
 
 
-def test_add_trusts_what_the_user_wrote_and_says_so(
-    loc: Locations, cli_invoke: Callable[..., CliResult]
-) -> None:
+def test_add_trusts_what_the_user_wrote_and_says_so(loc: Locations, cli_invoke: Invoke) -> None:
     body = "- install deno: `curl -fsSL https://deno.land/install.sh | sh`"
     result = cli_invoke("add", "deno", "-d", "Installing deno", "--body", body, "--repo", loc.root)
     assert "exfiltration" in result.stderr
@@ -217,7 +213,7 @@ def test_add_trusts_what_the_user_wrote_and_says_so(
     cli_invoke("validate", "--repo", loc.root)
 
 
-def test_promote_does_not_trust_captured_text(loc: Locations, cli_invoke: Callable[..., CliResult]) -> None:
+def test_promote_does_not_trust_captured_text(loc: Locations, cli_invoke: Invoke) -> None:
     candidates = loc.candidates_dir
     candidates.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(_hostile(loc), candidates / "hostile.md")

@@ -16,13 +16,7 @@ import git as gitpython
 import pytest
 
 from reasonlessons.support.gitrepo import History, history
-from tests.conftest import git
-
-
-def commit_all(repo: Path, message: str, *args: str) -> str:
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "--allow-empty", *args, "-m", message)
-    return git(repo, "rev-parse", "HEAD").strip()
+from tests.repos import commit_all, git
 
 
 def raw_commit(repo: Path, headers: bytes, message: bytes) -> str:

@@ -1,4 +1,4 @@
-"""Tokenizers: the FORMATS.md §g.2 keyword rules, example by example."""
+"""Tokenizers: the keyword rules of docs/recall.md#2-candidates, example by example."""
 
 from __future__ import annotations
 

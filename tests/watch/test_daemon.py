@@ -18,27 +18,12 @@ import pytest
 from reasonlessons.sessions.events import SessionRef
 from reasonlessons.store.project import Project
 from reasonlessons.watch.pidlock import WatchRunningError, read_holder
-from tests.conftest import git
 from tests.paths import EXAMPLE
-from tests.watchharness import Harness, make_repo, write_json
+from tests.repos import git
+from tests.watch.harness import Harness, seed_project, write_json
 
 VITEST = {"name": "demo", "scripts": {"test": "vitest run"}}
 JEST = {"name": "demo", "scripts": {"test": "jest"}}
-
-
-@pytest.fixture(autouse=True)
-def no_leaked_threads() -> Iterator[None]:
-    before = set(threading.enumerate())
-    yield
-    leaked = [t for t in threading.enumerate() if t not in before]
-    for thread in leaked:
-        thread.join(5)
-    assert [t.name for t in leaked if t.is_alive()] == []
-
-
-@pytest.fixture
-def project(git_repo: Path) -> Project:
-    return make_repo(git_repo)
 
 
 @pytest.fixture(params=["native", "polling"])
@@ -192,7 +177,7 @@ def test_lessons_added_and_removed_replan_the_watches(native: Harness) -> None:
 
 
 def test_git_rewritten_by_a_rebase(git_repo: Path) -> None:
-    project = make_repo(git_repo)
+    project = seed_project(git_repo)
     git(git_repo, "add", "-A")
     git(git_repo, "commit", "-q", "-m", "lessons")
     git(git_repo, "checkout", "-q", "-b", "feature")

@@ -18,16 +18,6 @@ from reasonlessons.watch.watchset import Watch
 TIMEOUT = 10.0
 
 
-@pytest.fixture(autouse=True)
-def no_leaked_threads() -> Iterator[None]:
-    before = set(threading.enumerate())
-    yield
-    leaked = [t for t in threading.enumerate() if t not in before]
-    for thread in leaked:
-        thread.join(5)
-    assert [t.name for t in leaked if t.is_alive()] == []
-
-
 def test_handler_keeps_only_created_modified_moved_deleted() -> None:
     got: list[list[tuple[str, bool]]] = []
     handler = _Handler(got.append)

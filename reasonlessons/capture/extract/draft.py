@@ -48,7 +48,7 @@ class CandidateDraft:
         return STRENGTH.get(self.kind, 0)
 
     def extra(self) -> dict[str, Any]:
-        """The optional frontmatter keys of SPEC §3 this draft carries."""
+        """The optional frontmatter keys (docs/lesson-format.md#optional-keys) this draft carries."""
         out: dict[str, Any] = {}
         triggers = {k: v for k, v in self.triggers.items() if v}
         if triggers:

@@ -2,7 +2,8 @@
 re-run on unchanged logs should cost little more than starting Python.
 
 `__main__` tries `try_run` first; anything it does not recognise (help, unknown options) goes to the
-Typer command, which calls `run` too, so both paths print the same bytes.
+Typer command, which is built from the same OPTIONS table and calls `run` too, so both paths accept
+the same options and print the same bytes.
 """
 
 from __future__ import annotations
@@ -13,51 +14,56 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from reasonlessons.cli.fast.options import INT, JSON, PATH, REPO, Option, quick_parse
 from reasonlessons.constants import EXIT_OK
 
 # Below this much log to read, a progress bar would only flicker.
 _BAR_BYTES = 8 * 1024 * 1024
 
 
+OPTIONS = (
+    Option(
+        "logs",
+        (),
+        "Session logs (files or folders). Default: the repo's sessions where each agent keeps them.",
+        kind=PATH,
+        repeatable=True,
+    ),
+    Option(
+        "agent",
+        ("--agent",),
+        "Log format: auto (detect), reasonix, reasonix-v1, reasonix-v2, claude-code or codex.",
+        default="auto",
+    ),
+    Option(
+        "extractor",
+        ("--extractor",),
+        "heuristic (offline, default) or llm (an OpenAI-compatible API; falls back to heuristic).",
+        default="heuristic",
+    ),
+    Option(
+        "jobs",
+        ("--jobs",),
+        "Processes that read logs at once. Default: one per CPU (up to 4) when there is over "
+        "32 MiB to read, else 1. Also $REASONLESSONS_CAPTURE_JOBS.",
+        kind=INT,
+        minimum=1,
+    ),
+    JSON,
+    REPO,
+)
+SUMMARY = "Read session logs and write new candidate lessons; re-running on the same logs writes nothing."
+
+
 def try_run(argv: list[str]) -> int | None:
     """The exit code of `capture [LOG...] [--agent A] [--extractor E] [--jobs N] [--json] [--repo DIR]`,
     None for anything else."""
-    logs: list[Path] = []
-    as_json = False
-    values: dict[str, str | None] = {"--agent": "auto", "--repo": None, "--extractor": "heuristic"}
-    values["--jobs"] = None
-    args = iter(argv)
-    for arg in args:
-        if arg == "--json":
-            as_json = True
-        elif arg in values:
-            value = next(args, None)
-            if value is None:
-                return None
-            values[arg] = value
-        elif arg.startswith(("--agent=", "--repo=", "--extractor=", "--jobs=")):
-            key, _, value = arg.partition("=")
-            values[key] = value
-        elif arg.startswith("-"):
-            return None  # help, typos and the like: the Typer command explains them
-        else:
-            logs.append(Path(arg))
+    opts = quick_parse(OPTIONS, argv)
+    if opts is None:
+        return None  # help, typos and the like: the Typer command explains them
     from reasonlessons.errors import run_mapped
 
-    repo, agent, extractor = values["--repo"], values["--agent"] or "auto", values["--extractor"]
-    jobs = values["--jobs"]
-    if jobs is not None and not (jobs.isdigit() and int(jobs) >= 1):
-        return None  # the Typer command says what is wrong with it
-    return run_mapped(
-        lambda: run(
-            Path(repo) if repo is not None else None,
-            logs,
-            agent=agent,
-            as_json=as_json,
-            extractor=extractor or "heuristic",
-            jobs=int(jobs) if jobs is not None else None,
-        )
-    )
+    return run_mapped(lambda: run(**opts))
 
 
 def run(

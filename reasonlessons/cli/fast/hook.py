@@ -1,7 +1,8 @@
 """`reasonlessons hook claude-code`: the command Claude Code runs around every prompt and tool call.
 
 `__main__` dispatches here before importing Typer (the Typer `hook` command, for `--help` listings
-and docs, calls `run()` too). The contract with Claude Code (docs/integrations.md):
+and docs, is built from the same OPTIONS table and calls `run()` too). The contract with Claude Code
+(docs/integrations.md):
 
 * read the hook input from stdin (at most 2 MiB; more, or anything that is not a JSON object,
   is ignored), print one JSON object or nothing, and exit 0;
@@ -16,9 +17,14 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
+from reasonlessons.cli.fast import options
+from reasonlessons.cli.fast.options import FLAG, INT, Option
 from reasonlessons.constants import EXIT_ERROR, EXIT_OK
+
+if TYPE_CHECKING:
+    import argparse
 
 AGENTS = ("claude-code",)
 DEBUG_ENV = "REASONLESSONS_HOOK_DEBUG"
@@ -26,59 +32,44 @@ DESCRIPTION = (
     "Answer one agent hook: read the hook's JSON on stdin, print the lessons (or a loop warning) "
     "to add to the agent's context, or nothing. Never fails the agent: errors exit 0 silently."
 )
-HELP = {
-    "agent": "The agent whose hook protocol to speak: claude-code.",
-    "--budget": "Token budget for lessons injected per event (estimated as characters/4); default 200.",
-    "--wait": (
-        "On SessionEnd, capture the transcript before exiting instead of in a detached background "
-        "process (Claude Code gives SessionEnd hooks 1.5 s)."
+OPTIONS = (
+    Option(
+        "agent", (), "The agent whose hook protocol to speak: claude-code.", metavar="AGENT", required=True
     ),
-    "--repo": "Repository root. Default: the git top-level of $CLAUDE_PROJECT_DIR, else of the hook's cwd.",
-}
+    Option(
+        "budget",
+        ("--budget",),
+        "Token budget for lessons injected per event (estimated as characters/4); default 200.",
+        kind=INT,
+        default=200,
+        metavar="TOKENS",
+    ),
+    Option(
+        "wait",
+        ("--wait",),
+        "On SessionEnd, capture the transcript before exiting instead of in a detached background "
+        "process (Claude Code gives SessionEnd hooks 1.5 s).",
+        kind=FLAG,
+        default=False,
+    ),
+    Option(
+        "repo",
+        ("--repo",),
+        "Repository root. Default: the git top-level of $CLAUDE_PROJECT_DIR, else of the hook's cwd.",
+        metavar="DIR",
+    ),
+)
+SUMMARY = "Answer one agent hook (JSON on stdin): inject lessons, warn of loops, capture at session end."
 
 
-def build_parser() -> Any:
-    import argparse
-
-    parser = argparse.ArgumentParser(prog="reasonlessons hook", description=DESCRIPTION, allow_abbrev=False)
-    parser.add_argument("agent", metavar="AGENT", help=HELP["agent"])
-    parser.add_argument("--budget", type=int, default=200, metavar="TOKENS", help=HELP["--budget"])
-    parser.add_argument("--wait", action="store_true", help=HELP["--wait"])
-    parser.add_argument("--repo", metavar="DIR", help=HELP["--repo"])
-    return parser
-
-
-def quick_parse(argv: Sequence[str]) -> dict[str, Any] | None:
-    """The options of a well-formed command line, or None to let argparse explain (or show help)."""
-    opts: dict[str, Any] = {"agent": None, "budget": 200, "wait": False, "repo": None}
-    args = iter(argv)
-    for arg in args:
-        name, eq, value = arg.partition("=")
-        if arg == "--wait":
-            opts["wait"] = True
-        elif name in ("--repo", "--budget"):
-            if not eq:
-                following = next(args, None)
-                if following is None or following.startswith("-"):
-                    return None
-                value = following
-            if name == "--repo":
-                opts["repo"] = value
-            elif value.isdigit():
-                opts["budget"] = int(value)
-            else:
-                return None
-        elif arg.startswith("-") or opts["agent"] is not None:
-            return None
-        else:
-            opts["agent"] = arg
-    return opts if opts["agent"] is not None else None
+def build_parser() -> argparse.ArgumentParser:
+    return options.build_parser(OPTIONS, prog="reasonlessons hook", description=DESCRIPTION)
 
 
 def main(argv: Sequence[str]) -> int:
     """Parse, answer the hook, return the exit code; nothing here may raise."""
     try:
-        opts = quick_parse(argv)
+        opts = options.quick_parse(OPTIONS, argv)
         if opts is None:
             try:
                 opts = vars(build_parser().parse_args(list(argv)))

@@ -1,7 +1,7 @@
 """`reasonlessons recall` without Typer: it runs before every agent turn, and importing Typer alone
 costs several times a bare Python start. `__main__` dispatches here first; the Typer `recall` command
-(reasonlessons/cli/recall.py, for `--help` listings and docs) calls `run()` too, so both paths accept
-the same options and print the same bytes.
+(reasonlessons/cli/recall.py, for `--help` listings and docs) is built from the same OPTIONS table and
+calls `run()` too, so both paths accept the same options and print the same bytes.
 """
 
 from __future__ import annotations
@@ -9,9 +9,14 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from reasonlessons.cli.fast import options
+from reasonlessons.cli.fast.options import INT, PATH, REPO, Option
 from reasonlessons.constants import EXIT_OK, EXIT_USAGE, TASK_TYPES
+
+if TYPE_CHECKING:
+    import argparse
 
 DEFAULT_BUDGET = 200
 MAX_STDIN_CHARS = 16 << 20
@@ -20,99 +25,65 @@ DESCRIPTION = (
     "Print the fresh, relevant lessons for a task, within a token budget. Stale, expired, "
     "superseded and deprecated lessons never come back; candidates are never recalled."
 )
-HELP = {
-    "prompt": "The user's prompt; '-' reads it from stdin.",
-    "--file": "A file the task touches (repeatable); repo-relative, or absolute inside the repo.",
-    "--cmd": "A shell command the task runs, matched against command-pattern triggers.",
-    "--budget": f"Token budget for the lessons (estimated as characters/4); default {DEFAULT_BUDGET}.",
-    "--task-type": f"Skip the classifier: one of {', '.join(TASK_TYPES)}.",
-    "--format": "text (a labelled block), json, or claude-code (UserPromptSubmit hook JSON).",
-    "--session": "Agent session id: a lesson is injected at most once per session.",
-    "--repo": "Repository root. Default: the git top-level of the current directory, else the current one.",
-}
+OPTIONS = (
+    Option("prompt", (), "The user's prompt; '-' reads it from stdin.", default="", metavar="PROMPT"),
+    Option(
+        "files",
+        ("--file",),
+        "A file the task touches (repeatable); repo-relative, or absolute inside the repo.",
+        metavar="PATH",
+        repeatable=True,
+    ),
+    Option(
+        "cmd",
+        ("--cmd",),
+        "A shell command the task runs, matched against command-pattern triggers.",
+        metavar="CMD",
+    ),
+    Option(
+        "budget",
+        ("--budget",),
+        f"Token budget for the lessons (estimated as characters/4); default {DEFAULT_BUDGET}.",
+        kind=INT,
+        default=DEFAULT_BUDGET,
+        metavar="TOKENS",
+    ),
+    Option(
+        "task_type", ("--task-type",), f"Skip the classifier: one of {', '.join(TASK_TYPES)}.", metavar="T"
+    ),
+    Option(
+        "fmt",
+        ("--format",),
+        "text (a labelled block), json, or claude-code (UserPromptSubmit hook JSON).",
+        default="text",
+        metavar="FORMAT",
+    ),
+    Option(
+        "session",
+        ("--session",),
+        "Agent session id: a lesson is injected at most once per session.",
+        metavar="ID",
+    ),
+    Option(REPO.name, REPO.flags, REPO.help, kind=PATH, metavar="DIR"),
+)
 
 
-def build_parser() -> Any:
+def build_parser() -> argparse.ArgumentParser:
     """The argparse parser: for `--help`, and for anything `quick_parse` does not accept."""
-    import argparse
-
-    parser = argparse.ArgumentParser(prog="reasonlessons recall", description=DESCRIPTION, allow_abbrev=False)
-    parser.add_argument("prompt", nargs="?", default="", metavar="PROMPT", help=HELP["prompt"])
-    parser.add_argument(
-        "--file", action="append", default=[], metavar="PATH", dest="files", help=HELP["--file"]
-    )
-    parser.add_argument("--cmd", metavar="CMD", help=HELP["--cmd"])
-    parser.add_argument("--budget", type=int, default=DEFAULT_BUDGET, metavar="TOKENS", help=HELP["--budget"])
-    parser.add_argument("--task-type", metavar="T", help=HELP["--task-type"])
-    parser.add_argument("--format", default="text", dest="fmt", metavar="FORMAT", help=HELP["--format"])
-    parser.add_argument("--session", metavar="ID", help=HELP["--session"])
-    parser.add_argument("--repo", type=Path, metavar="DIR", help=HELP["--repo"])
-    return parser
-
-
-_VALUE_OPTIONS = {
-    "--file": "files",
-    "--cmd": "cmd",
-    "--budget": "budget",
-    "--task-type": "task_type",
-    "--format": "fmt",
-    "--session": "session",
-    "--repo": "repo",
-}
+    return options.build_parser(OPTIONS, prog="reasonlessons recall", description=DESCRIPTION)
 
 
 def quick_parse(argv: Sequence[str]) -> dict[str, Any] | None:
     """The options of a well-formed command line, or None to let argparse explain (or show help).
 
     Building an argparse parser costs more than a warm recall (gettext looks for catalogs on
-    disk), so the common case is parsed here with argparse's rules for what it accepts.
+    disk), so the common case is parsed from the table directly.
     """
-    opts: dict[str, Any] = {
-        "prompt": "",
-        "files": [],
-        "cmd": None,
-        "budget": DEFAULT_BUDGET,
-        "task_type": None,
-        "fmt": "text",
-        "session": None,
-        "repo": None,
-    }
-    positional: list[str] = []
-    args = iter(argv)
-    for arg in args:
-        if arg == "--":
-            positional.extend(args)
-            break
-        if arg.startswith("-") and arg != "-":
-            name, eq, value = arg.partition("=")
-            key = _VALUE_OPTIONS.get(name)
-            if key is None:
-                return None
-            if not eq:
-                following = next(args, None)
-                if following is None or (following.startswith("-") and following != "-"):
-                    return None
-                value = following
-            if key == "files":
-                opts["files"].append(value)
-            elif key == "budget":
-                try:
-                    opts["budget"] = int(value)
-                except ValueError:
-                    return None
-            else:
-                opts[key] = Path(value) if key == "repo" else value
-        else:
-            positional.append(arg)
-    if len(positional) > 1:
-        return None
-    if positional:
-        opts["prompt"] = positional[0]
-    return opts
+    return options.quick_parse(OPTIONS, argv)
 
 
 def main(argv: Sequence[str]) -> int:
-    """Parse `recall`'s arguments, run it, and return the exit code (SPEC §5)."""
+    """Parse `recall`'s arguments, run it, and return the exit code."""
     opts = quick_parse(argv)
     if opts is None:
         try:
@@ -121,7 +92,7 @@ def main(argv: Sequence[str]) -> int:
             return exc.code if isinstance(exc.code, int) else EXIT_USAGE
     from reasonlessons.errors import run_mapped
 
-    return run_mapped(lambda: run(opts.pop("prompt"), **opts))
+    return run_mapped(lambda: run(**opts))
 
 
 def run(

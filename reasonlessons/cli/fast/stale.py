@@ -1,7 +1,8 @@
 """`reasonlessons stale` without Typer: it runs before every agent turn.
 
 `__main__` tries `try_run` first; anything it does not recognise (help, typos, other commands) goes to
-the full CLI. The Typer `stale` command calls `stale_main` too, so both paths print the same bytes.
+the full CLI. The Typer `stale` command is built from the same OPTIONS table and calls `stale_main` too,
+so both paths accept the same options and print the same bytes.
 `stale_main` first asks `reasonlessons.stale.answer_cache` whether the last answer still holds; only when
 it does not does it import the lesson and fingerprint machinery.
 """
@@ -12,6 +13,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
+from reasonlessons.cli.fast.options import FLAG, JSON, REPO, Option, quick_parse
 from reasonlessons.constants import (
     DEFAULT_HOME_DIRNAME,
     ENV_HOME,
@@ -28,29 +30,30 @@ if TYPE_CHECKING:
     RepoArg = str | PathLike[str] | None
 
 
+OPTIONS = (
+    Option(
+        "check",
+        ("--check",),
+        "Exit 3 when any lesson is stale (for CI and pre-commit).",
+        kind=FLAG,
+        default=False,
+    ),
+    JSON,
+    REPO,
+)
+SUMMARY = "List stale lessons and why: each drifted fingerprint entry, was → now, and the commit."
+
+
 def try_run(argv: list[str]) -> int | None:
     """The exit code of `stale [--check] [--json] [--repo DIR]`, or None for anything else."""
     if not argv or argv[0] != "stale":
         return None
-    check = as_json = False
-    repo: str | None = None
-    args = iter(argv[1:])
-    for arg in args:
-        if arg == "--check":
-            check = True
-        elif arg == "--json":
-            as_json = True
-        elif arg == "--repo":
-            repo = next(args, None)
-            if repo is None:
-                return None
-        elif arg.startswith("--repo="):
-            repo = arg[len("--repo=") :]
-        else:
-            return None
+    opts = quick_parse(OPTIONS, argv[1:])
+    if opts is None:
+        return None
     from reasonlessons.errors import run_mapped
 
-    return run_mapped(lambda: stale_main(repo, check=check, as_json=as_json))
+    return run_mapped(lambda: stale_main(**opts))
 
 
 def stale_main(repo: RepoArg, *, check: bool, as_json: bool) -> int:

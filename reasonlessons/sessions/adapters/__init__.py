@@ -1,8 +1,14 @@
 """One adapter per agent log format, a registry, and format detection for `--agent auto`.
 
-Every adapter module satisfies `Adapter`: `name`, `sniff`, a streaming `read_session`, and
-`describe` (the `Session` descriptor, incl. the `complete` rule documented on each module's
-`describe`).
+Takes a log file (or a Reasonix v2 session directory); gives its events, streamed, and a `Session`
+descriptor. Every adapter module satisfies `Adapter`: `name`, `sniff`, a streaming `read_session`,
+and `describe` (incl. the `complete` rule documented on each module's `describe`).
+
+    reasonix_v1.py      Reasonix v1 event logs joined with their sidecars; _v1_transcript.py, _v1_common.py
+    reasonix_v2.py      Reasonix v2 trajectories and stream-json; _v2_frames.py for sessions-v4 stores
+    claude_code.py      Claude Code transcripts
+    codex.py            Codex CLI rollouts
+    _common.py          building events with a running `seq`
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ from reasonlessons.sessions.normalize import as_int
 
 
 class ToolOutcome(NamedTuple):
-    """How a Reasonix tool result ended, per FORMATS §a.4 items 4-5 and §h.2 (one per result line,
+    """How a Reasonix tool result ended, per docs/log-formats.md#v1-tool-results (one per result line,
     hence a tuple: cheaper to build than a frozen dataclass)."""
 
     is_error: bool
@@ -37,7 +37,7 @@ def reasonix_result(output: str, ok: bool | None) -> ToolOutcome:
 
 
 def v1_tokens(usage: dict[str, Any]) -> Tokens:
-    """RawUsage (`prompt_cache_miss_tokens`, …) as Tokens (FORMATS §h.3)."""
+    """RawUsage (`prompt_cache_miss_tokens`, …) as Tokens (docs/log-formats.md#tokens)."""
     hit = as_int(usage.get("prompt_cache_hit_tokens"))
     if "prompt_cache_miss_tokens" in usage:
         miss = as_int(usage.get("prompt_cache_miss_tokens"))

@@ -1,4 +1,7 @@
-"""Reasonix v1 `--transcript` files (FORMATS §a.6): one session per `_meta` run, `<stem>#<n>`."""
+"""Reasonix v1 `--transcript` files: one session per `_meta` run, `<stem>#<n>`.
+
+The format: docs/log-formats.md#v1-transcripts.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Reasonix v2 sessions-v4 stores: `events.frames` (RX4F + zstd records, FORMATS §b.4-§b.6).
+"""Reasonix v2 sessions-v4 stores: `events.frames`, RX4F + zstd records (docs/log-formats.md).
 
 Only events of committed batches (a `batch/end` was read) are emitted; the resume offset is the
 end of the last committed batch. `zstandard` is imported lazily: without it, reading raises

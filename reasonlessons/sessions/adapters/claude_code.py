@@ -1,4 +1,4 @@
-"""Claude Code transcripts, `~/.claude/projects/<slug>/<session-id>.jsonl` (FORMATS §d).
+"""Claude Code transcripts, `~/.claude/projects/<slug>/<session-id>.jsonl` (docs/log-formats.md#claude-code).
 
 Lines form a uuid/parentUuid tree but are processed in file order. Sidechain (subagent) lines keep
 the parent's `sessionId`, so they are attributed to the parent session. One API response spans
@@ -255,7 +255,10 @@ def _result(
 
 
 def _error_kind(text: str, tool: str | None) -> ErrorKind:
-    """Tell harness/validation errors and permission refusals from real tool failures (§d.5)."""
+    """Tell harness/validation errors and permission refusals from real tool failures.
+
+    The markers: docs/log-formats.md#claude-code-errors.
+    """
     if "<tool_use_error>" in text:
         return "harness"
     if any(marker in text for marker in _PERMISSION):

@@ -1,8 +1,8 @@
-"""OpenAI Codex CLI rollouts, `$CODEX_HOME/sessions/**/rollout-*.jsonl` (FORMATS §e).
+"""OpenAI Codex CLI rollouts, `$CODEX_HOME/sessions/**/rollout-*.jsonl` (docs/log-formats.md#codex).
 
 Reads the envelope era (`{timestamp, type, payload}`) and the older bare era. Codex writes no
-success flag, so failures are derived per §e.5; the cumulative `token_count` is emitted as usage
-keyed `call_id="total"` (keep the last).
+success flag, so failures are derived (docs/log-formats.md#codex-failures); the cumulative
+`token_count` is emitted as usage keyed `call_id="total"` (keep the last).
 """
 
 from __future__ import annotations
@@ -249,7 +249,7 @@ def _response_item(
 
 
 def _outcome(raw: Any, known: ShellOutcome | None) -> tuple[str, ShellOutcome | None]:
-    """The output text and how the call ended, in the order of FORMATS §e.5."""
+    """The output text and how the call ended, in the order of docs/log-formats.md#codex-failures."""
     text = raw if isinstance(raw, str) else block_text(raw, _TEXT_TYPES) or ""
     data = parse_json(text) if text.lstrip().startswith("{") else None
     if isinstance(data, dict) and isinstance(data.get("output"), str):

@@ -34,7 +34,7 @@ name = "reasonix-v1"
 _EVENTS_SUFFIX = ".events.jsonl"
 _OPENED = b'"type":"session.opened"'
 _FINAL = b'"type":"model.final"'
-# Declared v1 event types we read past on purpose (FORMATS §a.3).
+# Declared v1 event types we read past on purpose (docs/log-formats.md#v1-event-log).
 _IGNORED = frozenset(
     [
         "model.delta",
@@ -142,7 +142,7 @@ def _read_events(
             continue  # most lines of a log (status, dispatched): decided before any other work
         ref, ts = f"{prefix}{line_no}", parse_ts(obj.get("ts"))
         if kind == "model.final" or kind == "model.turn.started":
-            # The sidecar's n-th assistant message is the n-th model call (FORMATS §a.4 item 6).
+            # The sidecar's n-th assistant message is the n-th model call (docs/log-formats.md#v1-prompts).
             while prompts and prompts[0].finals_before <= finals:
                 prompt = prompts.popleft()
                 if prompt.finals_before == finals:

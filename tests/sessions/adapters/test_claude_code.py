@@ -2,15 +2,17 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
-from reasonlessons.sessions.adapters import claude_code
+from reasonlessons.sessions.adapters import Adapter, claude_code
 from reasonlessons.sessions.errors import UnsupportedLogError
-from reasonlessons.sessions.events import Event, ReadStats, Tokens
+from reasonlessons.sessions.events import ReadStats, Tokens
 from tests.paths import RESOURCES
+from tests.sessions.adapters import ReadLog
 
 LOGS = RESOURCES / "logs"
 SPLIT = LOGS / "claude-code" / "split-usage.jsonl"
@@ -19,13 +21,8 @@ DAMAGED = LOGS / "bad" / "damaged.jsonl"
 NOW = datetime(2026, 5, 5, tzinfo=UTC)
 
 
-def _read(path: Path, **kwargs: int) -> tuple[list[Event], ReadStats]:
-    stats = ReadStats()
-    return list(claude_code.read_session(path, stats=stats, **kwargs)), stats
-
-
-def test_response_split_over_three_lines_counts_usage_once_with_max_output() -> None:
-    events, _ = _read(SPLIT)
+def test_response_split_over_three_lines_counts_usage_once_with_max_output(read_log: ReadLog) -> None:
+    events, _ = read_log(SPLIT, claude_code)
     usage = [e for e in events if e.kind == "usage"]
     assert [(u.call_id, u.tokens) for u in usage] == [
         ("msg_A:req_A", Tokens(in_=4, out=263, cache_read=2000, cache_write=1000)),
@@ -34,8 +31,8 @@ def test_response_split_over_three_lines_counts_usage_once_with_max_output() -> 
     assert usage[0].ts == datetime(2026, 5, 2, 9, 0, 3, tzinfo=UTC)
 
 
-def test_text_calls_and_results_in_file_order() -> None:
-    events, stats = _read(SPLIT)
+def test_text_calls_and_results_in_file_order(read_log: ReadLog) -> None:
+    events, stats = read_log(SPLIT, claude_code)
     kinds = [(e.role, e.kind, e.tool_name) for e in events if e.kind != "usage"]
     assert kinds == [
         ("user", "text", None),
@@ -54,8 +51,8 @@ def test_text_calls_and_results_in_file_order() -> None:
     assert not stats.skipped
 
 
-def test_bash_failure_is_an_exit_error() -> None:
-    events, _ = _read(SPLIT)
+def test_bash_failure_is_an_exit_error(read_log: ReadLog) -> None:
+    events, _ = read_log(SPLIT, claude_code)
     call = next(e for e in events if e.kind == "tool_call")
     assert call.tool_args == {"command": "npm test", "description": "Run tests"}
     assert call.call_id == "toolu_1"
@@ -75,8 +72,8 @@ def test_bash_failure_is_an_exit_error() -> None:
     )
 
 
-def test_error_sub_classification_and_sidechains() -> None:
-    events, _ = _read(ERRORS)
+def test_error_sub_classification_and_sidechains(read_log: ReadLog) -> None:
+    events, _ = read_log(ERRORS, claude_code)
     results = {e.call_id: e for e in events if e.kind == "tool_result"}
     assert results["toolu_10"].error_kind == "permission"
     assert results["toolu_10"].tool_name == "write"
@@ -119,8 +116,8 @@ def test_describe_lists_subagent_files(tmp_path: Path) -> None:
     assert claude_code.describe(path, now=NOW, idle_seconds=1).paths == (path, nested / "agent-1.jsonl")
 
 
-def test_damaged_transcript_is_read_around_the_damage() -> None:
-    events, stats = _read(DAMAGED)
+def test_damaged_transcript_is_read_around_the_damage(read_log: ReadLog) -> None:
+    events, stats = read_log(DAMAGED, claude_code)
     assert [e.text for e in events] == ["first prompt", "second prompt"]
     assert stats.skipped == {
         "not-json": 1,
@@ -131,15 +128,13 @@ def test_damaged_transcript_is_read_around_the_damage() -> None:
     }
 
 
-def test_live_transcript_tail_is_read_on_the_next_call(tmp_path: Path) -> None:
+def test_live_transcript_tail_is_read_on_the_next_call(read_log: ReadLog, tmp_path: Path) -> None:
     path = tmp_path / "live.jsonl"
     shutil.copy(DAMAGED, path)
-    first, stats = _read(path)
+    first, stats = read_log(path, claude_code)
     with path.open("ab") as handle:
         handle.write(b'tten"}], "usage": {"input_tokens": 1, "output_tokens": 2}}}\n')
-    rest, again = _read(
-        path, start_offset=stats.resume_offset, start_seq=stats.resume_seq, start_line=stats.resume_line
-    )
+    rest, again = read_log(path, claude_code, after=stats)
     assert [(e.seq, e.kind, e.text) for e in rest] == [(2, "text", "half written"), (3, "usage", None)]
     assert rest[0].raw_ref == f"{path}:8"
     assert not again.skipped
@@ -152,18 +147,7 @@ def test_not_a_transcript_raises() -> None:
 
 
 @pytest.mark.parametrize("source", [SPLIT, ERRORS])
-def test_any_cut_then_resume_gives_the_full_read(tmp_path: Path, source: Path) -> None:
-    full = source.read_bytes()
-    live = tmp_path / "live.jsonl"
-    live.write_bytes(full)
-    expected, _ = _read(live)
-    ends = [i + 1 for i, byte in enumerate(full) if byte == ord("\n")]
-    for cut in sorted({*ends, *(end - 7 for end in ends)}):
-        live.write_bytes(full[:cut])
-        first, stats = _read(live)
-        live.write_bytes(full)
-        rest, _ = _read(
-            live, start_offset=stats.resume_offset, start_seq=stats.resume_seq, start_line=stats.resume_line
-        )
-        merged = {(e.session_id, e.seq): e for e in first + rest}
-        assert sorted(merged.values(), key=lambda e: e.seq) == expected, cut
+def test_any_cut_then_resume_gives_the_full_read(
+    check_cut_then_resume: Callable[[Adapter, Path], None], source: Path
+) -> None:
+    check_cut_then_resume(claude_code, source)

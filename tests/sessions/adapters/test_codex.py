@@ -1,15 +1,17 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
-from reasonlessons.sessions.adapters import codex
+from reasonlessons.sessions.adapters import Adapter, codex
 from reasonlessons.sessions.errors import UnsupportedLogError
 from reasonlessons.sessions.events import Event, ReadStats, Tokens
 from tests.paths import RESOURCES
+from tests.sessions.adapters import ReadLog
 
 LOGS = RESOURCES / "logs"
 ROLLOUT = LOGS / "codex" / "rollout-2026-05-03T08-00-00-33333333-4444-4555-8666-777777777777.jsonl"
@@ -17,17 +19,12 @@ LEGACY = LOGS / "codex" / "rollout-2025-07-01T10-00-00-44444444-5555-4666-8777-8
 NOW = datetime(2026, 5, 3, 9, 0, tzinfo=UTC)
 
 
-def _read(path: Path, **kwargs: int) -> tuple[list[Event], ReadStats]:
-    stats = ReadStats()
-    return list(codex.read_session(path, stats=stats, **kwargs)), stats
+def _results(events: list[Event]) -> dict[str | None, Event]:
+    return {e.call_id: e for e in events if e.kind == "tool_result"}
 
 
-def _results(path: Path = ROLLOUT) -> dict[str | None, Event]:
-    return {e.call_id: e for e in _read(path)[0] if e.kind == "tool_result"}
-
-
-def test_prompt_and_answer_are_emitted_once_without_boilerplate() -> None:
-    events, stats = _read(ROLLOUT)
+def test_prompt_and_answer_are_emitted_once_without_boilerplate(read_log: ReadLog) -> None:
+    events, stats = read_log(ROLLOUT, codex)
     assert [(e.role, e.text) for e in events if e.kind == "text"] == [
         ("user", "run the tests"),
         ("assistant", "The test script is missing; add one to package.json."),
@@ -37,20 +34,20 @@ def test_prompt_and_answer_are_emitted_once_without_boilerplate() -> None:
     assert not stats.skipped
 
 
-def test_exit_code_header_marks_a_failed_shell_call() -> None:
-    events, _ = _read(ROLLOUT)
+def test_exit_code_header_marks_a_failed_shell_call(read_log: ReadLog) -> None:
+    events, _ = read_log(ROLLOUT, codex)
     call = next(e for e in events if e.call_id == "call_shell_1" and e.kind == "tool_call")
     assert (call.tool_name, call.tool_args) == (
         "shell",
         {"command": "npm test", "workdir": "/work/demo", "timeout_ms": 120000},
     )
-    result = _results()["call_shell_1"]
+    result = _results(read_log(ROLLOUT, codex)[0])["call_shell_1"]
     assert (result.is_error, result.exit_code, result.error_kind) == (True, 1, "exit")
     assert result.error_sig == "npm ERR! Missing script: <str>"
 
 
-def test_failure_derivation_order() -> None:
-    results = _results()
+def test_failure_derivation_order(read_log: ReadLog) -> None:
+    results = _results(read_log(ROLLOUT, codex)[0])
     exited = results["call_exec_1"]
     assert (exited.tool_name, exited.is_error, exited.exit_code) == ("shell", True, 2)
     assert exited.error_sig == "E ModuleNotFoundError: No module named <str>"
@@ -69,8 +66,8 @@ def test_failure_derivation_order() -> None:
     assert (orphan.tool_name, orphan.text) == (None, "output without a call")
 
 
-def test_token_count_is_a_cumulative_snapshot() -> None:
-    usage = [e for e in _read(ROLLOUT)[0] if e.kind == "usage"]
+def test_token_count_is_a_cumulative_snapshot(read_log: ReadLog) -> None:
+    usage = [e for e in read_log(ROLLOUT, codex)[0] if e.kind == "usage"]
     assert [(u.call_id, u.tokens) for u in usage] == [
         ("total", Tokens(in_=200, out=50, cache_read=1000)),
         ("total", Tokens(in_=600, out=130, cache_read=2000)),
@@ -94,8 +91,8 @@ def test_describe_complete_after_task_complete(tmp_path: Path) -> None:
     assert codex.describe(unfinished, now=NOW, idle_seconds=30).complete
 
 
-def test_legacy_bare_rollout() -> None:
-    events, stats = _read(LEGACY)
+def test_legacy_bare_rollout(read_log: ReadLog) -> None:
+    events, stats = read_log(LEGACY, codex)
     assert {e.session_id for e in events} == {"44444444-5555-4666-8777-888888888888"}
     assert {e.cwd for e in events} == {"/work/demo/sub"}
     assert all(e.ts is None for e in events)
@@ -110,19 +107,17 @@ def test_legacy_bare_rollout() -> None:
     )
 
 
-def test_rollout_read_incrementally_equals_full_read(tmp_path: Path) -> None:
+def test_rollout_read_incrementally_equals_full_read(read_log: ReadLog, tmp_path: Path) -> None:
     full = ROLLOUT.read_bytes()
     live = tmp_path / ROLLOUT.name
     live.write_bytes(full[: full.index(b'"exec_command_end"') + 5])
-    first, stats = _read(live)
+    first, stats = read_log(live, codex)
     assert stats.skipped == {"truncated-tail": 1}
     live.write_bytes(full)
-    rest, _ = _read(
-        live, start_offset=stats.resume_offset, start_seq=stats.resume_seq, start_line=stats.resume_line
-    )
+    rest, _ = read_log(live, codex, after=stats)
     assert stats.resume_offset < stats.last_offset  # a call was waiting for its output
     merged = {(e.session_id, e.seq): e for e in first + rest}
-    assert list(merged.values()) == _read(live)[0]
+    assert list(merged.values()) == read_log(live, codex)[0]
 
 
 def test_not_a_rollout_raises() -> None:
@@ -131,18 +126,7 @@ def test_not_a_rollout_raises() -> None:
 
 
 @pytest.mark.parametrize("source", [ROLLOUT, LEGACY])
-def test_any_cut_then_resume_gives_the_full_read(tmp_path: Path, source: Path) -> None:
-    full = source.read_bytes()
-    live = tmp_path / source.name
-    live.write_bytes(full)
-    expected, _ = _read(live)
-    ends = [i + 1 for i, byte in enumerate(full) if byte == ord("\n")]
-    for cut in sorted({*ends, *(end - 7 for end in ends)}):
-        live.write_bytes(full[:cut])
-        first, stats = _read(live)
-        live.write_bytes(full)
-        rest, _ = _read(
-            live, start_offset=stats.resume_offset, start_seq=stats.resume_seq, start_line=stats.resume_line
-        )
-        merged = {(e.session_id, e.seq): e for e in first + rest}
-        assert sorted(merged.values(), key=lambda e: e.seq) == expected, cut
+def test_any_cut_then_resume_gives_the_full_read(
+    check_cut_then_resume: Callable[[Adapter, Path], None], source: Path
+) -> None:
+    check_cut_then_resume(codex, source)

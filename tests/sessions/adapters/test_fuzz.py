@@ -159,13 +159,13 @@ def test_a_huge_line_and_a_huge_log_stay_bounded(tmp_path: Path) -> None:
 
 def _frames() -> bytes:
     pytest.importorskip("zstandard")
-    from tests.sessions.adapters.test_reasonix_v2 import BATCHES
+    from tests.sessions.adapters.v2store import BATCHES
 
     return b"".join(BATCHES)
 
 
 def test_damaged_sessions_v4_stores_never_crash_capture() -> None:
-    from tests.sessions.adapters.test_reasonix_v2 import make_store
+    from tests.sessions.adapters.v2store import make_store
 
     frames = _frames()
 

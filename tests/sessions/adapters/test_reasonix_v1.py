@@ -11,6 +11,7 @@ from reasonlessons.sessions.adapters import reasonix_v1
 from reasonlessons.sessions.errors import UnsupportedLogError
 from reasonlessons.sessions.events import Event, ReadStats, Tokens
 from tests.paths import RESOURCES
+from tests.sessions.adapters import ReadLog
 
 LOGS = RESOURCES / "logs"
 SESSIONS = LOGS / "reasonix-v1" / "sessions"
@@ -19,17 +20,12 @@ TRANSCRIPT = LOGS / "reasonix-v1" / "transcript.jsonl"
 NOW = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
 
 
-def _read(path: Path, **kwargs: int) -> tuple[list[Event], ReadStats]:
-    stats = ReadStats()
-    return list(reasonix_v1.read_session(path, stats=stats, **kwargs)), stats
-
-
 def _results(events: list[Event]) -> list[Event]:
     return [e for e in events if e.kind == "tool_result"]
 
 
-def test_each_launch_is_a_session_with_its_own_seq() -> None:
-    events, _ = _read(EVENTS)
+def test_each_launch_is_a_session_with_its_own_seq(read_log: ReadLog) -> None:
+    events, _ = read_log(EVENTS, reasonix_v1)
     assert sorted({e.session_id for e in events}) == ["rxdemo#1", "rxdemo#2"]
     for session in ("rxdemo#1", "rxdemo#2"):
         seqs = [e.seq for e in events if e.session_id == session]
@@ -38,8 +34,8 @@ def test_each_launch_is_a_session_with_its_own_seq() -> None:
     assert {e.agent for e in events} == {"reasonix-v1"}
 
 
-def test_prompts_come_from_the_sidecar_in_order() -> None:
-    events, _ = _read(EVENTS)
+def test_prompts_come_from_the_sidecar_in_order(read_log: ReadLog) -> None:
+    events, _ = read_log(EVENTS, reasonix_v1)
     prompts = [e for e in events if e.role == "user"]
     assert [(p.session_id, p.seq, p.text) for p in prompts] == [
         ("rxdemo#1", 1, "run the tests"),
@@ -49,8 +45,8 @@ def test_prompts_come_from_the_sidecar_in_order() -> None:
     assert prompts[1].ts == datetime(2026, 5, 1, 11, 0, 1, tzinfo=UTC)
 
 
-def test_failed_shell_with_ok_true_is_an_error_with_its_exit_code() -> None:
-    events, _ = _read(EVENTS)
+def test_failed_shell_with_ok_true_is_an_error_with_its_exit_code(read_log: ReadLog) -> None:
+    events, _ = read_log(EVENTS, reasonix_v1)
     call = next(e for e in events if e.kind == "tool_call")
     assert (call.tool_name, call.tool_args, call.call_id) == ("shell", {"command": "npm test"}, "tc-1")
     result = _results(events)[0]
@@ -60,8 +56,8 @@ def test_failed_shell_with_ok_true_is_an_error_with_its_exit_code() -> None:
     assert result.raw_ref == f"{EVENTS}:6"
 
 
-def test_timeout_and_ok_false_results() -> None:
-    events, _ = _read(EVENTS)
+def test_timeout_and_ok_false_results(read_log: ReadLog) -> None:
+    events, _ = read_log(EVENTS, reasonix_v1)
     timeout, denied = _results(events)[1:]
     assert (timeout.is_error, timeout.error_kind, timeout.exit_code) == (True, "timeout", None)
     assert (denied.session_id, denied.call_id, denied.tool_name) == ("rxdemo#2", "tc-1", "read")
@@ -69,51 +65,47 @@ def test_timeout_and_ok_false_results() -> None:
     assert denied.error_sig == "Error: ENOENT: no such file or directory, stat <str>"
 
 
-def test_orphan_results_and_unknown_types_are_counted_not_emitted() -> None:
-    events, stats = _read(EVENTS)
+def test_orphan_results_and_unknown_types_are_counted_not_emitted(read_log: ReadLog) -> None:
+    events, stats = read_log(EVENTS, reasonix_v1)
     assert len(_results(events)) == 3
     assert "stray output" not in {e.text for e in events}
     assert stats.skipped == {"orphan-result": 1, "unknown-type": 1}
     assert stats.records == 21
 
 
-def test_usage_is_normalized() -> None:
-    events, _ = _read(EVENTS)
+def test_usage_is_normalized(read_log: ReadLog) -> None:
+    events, _ = read_log(EVENTS, reasonix_v1)
     usage = [e.tokens for e in events if e.kind == "usage"]
     assert usage[0] == Tokens(in_=1000, out=40, cache_read=0)
     assert usage[1] == Tokens(in_=204, out=40, cache_read=896)
     assert len(usage) == 5
 
 
-def test_restart_at_the_last_launch_reproduces_its_events() -> None:
-    events, stats = _read(EVENTS)
+def test_restart_at_the_last_launch_reproduces_its_events(read_log: ReadLog) -> None:
+    events, stats = read_log(EVENTS, reasonix_v1)
     assert stats.resume_seq == 0
     assert stats.resume_line == 13
-    again, _ = _read(
-        EVENTS, start_offset=stats.resume_offset, start_seq=stats.resume_seq, start_line=stats.resume_line
-    )
+    again, _ = read_log(EVENTS, reasonix_v1, after=stats)
     assert again == [e for e in events if e.session_id == "rxdemo#2"]
-    again_no_line, _ = _read(EVENTS, start_offset=stats.resume_offset)
+    again_no_line, _ = read_log(EVENTS, reasonix_v1, start_offset=stats.resume_offset)
     assert again_no_line == again
 
 
-def test_growing_log_is_read_incrementally(tmp_path: Path) -> None:
+def test_growing_log_is_read_incrementally(read_log: ReadLog, tmp_path: Path) -> None:
     for name in ("rxdemo.jsonl", "rxdemo.meta.json"):
         shutil.copy(SESSIONS / name, tmp_path / name)
     full = EVENTS.read_bytes()
     cut = full.index(b'{"id":4,"ts":"2026-05-01T11:00:02.000Z"') + 20
     live = tmp_path / "rxdemo.events.jsonl"
     live.write_bytes(full[:cut])
-    first, stats = _read(live)
+    first, stats = read_log(live, reasonix_v1)
     assert stats.skipped["truncated-tail"] == 1
     live.write_bytes(full)
-    rest, _ = _read(
-        live, start_offset=stats.resume_offset, start_seq=stats.resume_seq, start_line=stats.resume_line
-    )
-    complete, _ = _read(live)
+    rest, _ = read_log(live, reasonix_v1, after=stats)
+    complete, _ = read_log(live, reasonix_v1)
     merged = {(e.session_id, e.seq): e for e in first + rest}
     assert sorted(merged.values(), key=lambda e: (e.session_id, e.seq)) == complete
-    assert len(complete) == len(_read(EVENTS)[0])
+    assert len(complete) == len(read_log(EVENTS, reasonix_v1)[0])
 
 
 def test_describe_uses_meta_and_last_event() -> None:
@@ -136,8 +128,8 @@ def test_pending_intent_is_incomplete_until_idle(tmp_path: Path) -> None:
     assert reasonix_v1.describe(live, now=NOW, idle_seconds=30).complete
 
 
-def test_transcript_runs_are_sessions() -> None:
-    events, stats = _read(TRANSCRIPT)
+def test_transcript_runs_are_sessions(read_log: ReadLog) -> None:
+    events, stats = read_log(TRANSCRIPT, reasonix_v1)
     assert [e.session_id for e in events if e.kind == "meta" and e.text != "done"] == [
         "transcript#1",
         "transcript#2",
@@ -181,9 +173,9 @@ def test_not_a_v1_log_raises() -> None:
     assert not reasonix_v1.sniff(b"", LOGS / "bad" / "notes.md")
 
 
-def test_events_out_of_order_keep_file_order() -> None:
+def test_events_out_of_order_keep_file_order(read_log: ReadLog) -> None:
     path = SESSIONS / "out-of-order.events.jsonl"
-    events, stats = _read(path)
+    events, stats = read_log(path, reasonix_v1)
     assert [(e.seq, e.kind) for e in events] == [
         (0, "meta"),
         (1, "text"),

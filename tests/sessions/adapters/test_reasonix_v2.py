@@ -1,127 +1,29 @@
 from __future__ import annotations
 
-import base64
-import json
 import os
 import struct
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 import pytest
-import zstandard
 
 from reasonlessons.sessions.adapters import detect, reasonix_v2
 from reasonlessons.sessions.errors import MissingDependencyError, UnsupportedLogError
-from reasonlessons.sessions.events import Event, ReadStats, Tokens
+from reasonlessons.sessions.events import Tokens
 from tests.paths import RESOURCES
+from tests.sessions.adapters import ReadLog
+from tests.sessions.adapters.v2store import BATCHES, SESSION_ID, batch, make_store, message
 
 LOGS = RESOURCES / "logs"
 TRAJECTORY = LOGS / "reasonix-v2" / "run.trajectory.jsonl"
 STREAM = LOGS / "reasonix-v2" / "print.stream-json.jsonl"
-SESSION_ID = "0123456789abcdef0123456789abcdef"
 NOW = datetime(2026, 5, 6, tzinfo=UTC)
-CONTEXT = '<session-context version="1">\n## Workspace\n\nCurrent workspace: "/work/demo"\n</session-context>'
 
 
-def frame(record: dict[str, Any]) -> bytes:
-    """One RX4F record: magic, compressed and decoded lengths, a checksummed zstd frame."""
-    raw = json.dumps(record).encode()
-    packed = zstandard.ZstdCompressor(write_checksum=True).compress(raw)
-    return b"RX4F" + struct.pack(">II", len(packed), len(raw)) + packed
-
-
-def batch(first_seq: int, events: list[tuple[str, dict[str, Any]]], *, end: bool = True) -> bytes:
-    """A batch of events, committed (with `batch/end`) unless `end` is false."""
-    head = {
-        "schemaVersion": 4,
-        "codec": "reasonix.session.linear/v4",
-        "recordType": "batch/begin",
-        "commitId": f"{first_seq:032x}",
-        "firstSeq": first_seq,
-        "eventCount": len(events),
-        "createdAt": f"2026-05-05T10:00:{first_seq:02d}.123456789Z",
-    }
-    records = [head]
-    for offset, (kind, payload) in enumerate(events):
-        encoded = base64.b64encode(json.dumps(payload).encode()).decode()
-        event = {
-            "id": f"{first_seq + offset:032x}",
-            "seq": first_seq + offset,
-            "kind": kind,
-            "payload": encoded,
-        }
-        records.append({"recordType": "batch/event", "createdAt": "0001-01-01T00:00:00Z", "event": event})
-    if end:
-        records.append({"recordType": "batch/end", "firstSeq": first_seq, "eventCount": len(events)})
-    return b"".join(frame(record) for record in records)
-
-
-def message(role: str, **fields: Any) -> tuple[str, dict[str, Any]]:
-    return "message/complete", {"message": {"role": role, "id": f"m-{role}", **fields}}
-
-
-BATCHES = [
-    batch(1, [message("system", content="You are Reasonix."), ("session/config", {"modelRef": "mock/m"})]),
-    batch(3, [("turn/start", {"status": "in_progress"})]),
-    batch(
-        4, [message("user", origin="host", content=CONTEXT), message("user", origin="user", content="run it")]
-    ),
-    batch(
-        6,
-        [
-            message(
-                "assistant",
-                content="Running the tests.",
-                tool_calls=[{"id": "call_0", "name": "bash", "arguments": '{"command": "npm test"}'}],
-            ),
-            ("tool/call", {"id": "call_0", "name": "bash", "partial": True}),
-        ],
-    ),
-    batch(
-        8,
-        [
-            message("tool", tool_call_id="call_0", name="bash", content="npm ERR!", tool_run_state="failed"),
-            (
-                "tool/result",
-                {
-                    "id": "call_0",
-                    "name": "bash",
-                    "output": 'npm ERR! Missing script: "test"\n',
-                    "error": "",
-                    "runState": "failed",
-                    "execution": {"kind": "shell", "state": "exited", "exitCode": 1},
-                },
-            ),
-        ],
-    ),
-    batch(
-        10,
-        [message("tool", tool_call_id="call_9", name="read_file", content="ok", tool_run_state="completed")],
-    ),
-    batch(11, [("turn/end", {"status": "completed"}), ("brand/new", {})]),
-]
-
-
-def make_store(root: Path, data: bytes) -> Path:
-    session = root / SESSION_ID
-    session.mkdir(parents=True, exist_ok=True)
-    manifest = {"schemaVersion": 4, "codec": "reasonix.session.linear/v4", "sessionId": SESSION_ID}
-    manifest["createdAt"] = "2026-05-05T10:00:00.5Z"
-    (session / "manifest.json").write_text(json.dumps(manifest))
-    (session / "events.frames").write_bytes(data)
-    return session
-
-
-def _read(path: Path, **kwargs: int) -> tuple[list[Event], ReadStats]:
-    stats = ReadStats()
-    return list(reasonix_v2.read_session(path, stats=stats, **kwargs)), stats
-
-
-def test_store_events_from_committed_batches(tmp_path: Path) -> None:
+def test_store_events_from_committed_batches(read_log: ReadLog, tmp_path: Path) -> None:
     session = make_store(tmp_path, b"".join(BATCHES))
-    events, stats = _read(session)
+    events, stats = read_log(session, reasonix_v2)
     summary = [(e.role, e.kind, e.tool_name, e.text) for e in events]
     assert summary == [
         ("system", "meta", None, "mock/m"),
@@ -150,63 +52,65 @@ def test_store_events_from_committed_batches(tmp_path: Path) -> None:
     assert stats.resume_seq == len(events)
 
 
-def test_uncommitted_batch_waits_for_its_end(tmp_path: Path) -> None:
+def test_uncommitted_batch_waits_for_its_end(read_log: ReadLog, tmp_path: Path) -> None:
     done = b"".join(BATCHES[:4])
     pending = batch(8, [("turn/end", {"status": "completed"})], end=False)
     session = make_store(tmp_path, done + pending)
-    events, stats = _read(session)
+    events, stats = read_log(session, reasonix_v2)
     assert [e.kind for e in events][-1] == "tool_call"
     assert stats.last_offset == stats.resume_offset == len(done)
     assert stats.skipped == {"uncommitted-batch": 1}
 
     (session / "events.frames").write_bytes(done + batch(8, [("turn/end", {"status": "completed"})]))
-    rest, _ = _read(session, start_offset=stats.resume_offset, start_seq=stats.resume_seq)
+    rest, _ = read_log(session, reasonix_v2, start_offset=stats.resume_offset, start_seq=stats.resume_seq)
     assert [(e.seq, e.text) for e in rest] == [(len(events), "turn/end completed")]
 
 
-def test_short_trailing_record_is_an_unfinished_write(tmp_path: Path) -> None:
+def test_short_trailing_record_is_an_unfinished_write(read_log: ReadLog, tmp_path: Path) -> None:
     data = b"".join(BATCHES[:2])
     tail = batch(4, [message("user", origin="user", content="later")])
     for cut in (5, 12, 20):
         session = make_store(tmp_path / str(cut), data + tail[:cut])
-        events, stats = _read(session)
+        events, stats = read_log(session, reasonix_v2)
         assert len(events) == 1
         assert stats.skipped == {"truncated-tail": 1}
         assert stats.last_offset == len(data)
 
 
-def test_wrong_magic_mid_file_stops_and_is_reported(tmp_path: Path) -> None:
+def test_wrong_magic_mid_file_stops_and_is_reported(read_log: ReadLog, tmp_path: Path) -> None:
     data = BATCHES[0] + b"XXXX" + BATCHES[1][4:] + BATCHES[2]
-    events, stats = _read(make_store(tmp_path, data))
+    events, stats = read_log(make_store(tmp_path, data), reasonix_v2)
     assert [e.text for e in events] == ["mock/m"]
     assert stats.skipped == {"corrupt-frame": 1}
     assert stats.last_offset == len(BATCHES[0])
 
 
-def test_corrupt_record_drops_its_batch_only(tmp_path: Path) -> None:
+def test_corrupt_record_drops_its_batch_only(read_log: ReadLog, tmp_path: Path) -> None:
     broken = bytearray(BATCHES[2])
     first_record_end = 12 + struct.unpack(">I", broken[4:8])[0]
     second_start = first_record_end + 12
     broken[second_start + 8 : second_start + 16] = b"\x00" * 8
     data = BATCHES[0] + bytes(broken) + BATCHES[3]
-    events, stats = _read(make_store(tmp_path, data))
+    events, stats = read_log(make_store(tmp_path, data), reasonix_v2)
     assert [e.text for e in events if e.role != "tool"][:2] == ["mock/m", "Running the tests."]
     assert stats.skipped == {"corrupt-frame": 1, "corrupt-batch": 1}
 
 
-def test_hostile_lengths_never_allocate(tmp_path: Path) -> None:
+def test_hostile_lengths_never_allocate(read_log: ReadLog, tmp_path: Path) -> None:
     hostile = b"RX4F" + struct.pack(">II", 0xFFFFFFF0, 0xFFFFFFF0) + b"\x00" * 16
-    events, stats = _read(make_store(tmp_path, BATCHES[0] + hostile))
+    events, stats = read_log(make_store(tmp_path, BATCHES[0] + hostile), reasonix_v2)
     assert len(events) == 1
     assert stats.skipped == {"truncated-tail": 1}
 
 
-def test_missing_zstandard_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_missing_zstandard_is_a_clear_error(
+    read_log: ReadLog, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     session = make_store(tmp_path, b"".join(BATCHES))
     monkeypatch.setitem(sys.modules, "zstandard", None)
     assert detect(session) is reasonix_v2  # detection needs no zstd
     with pytest.raises(MissingDependencyError, match=r"reasonlessons\[zstd\]"):
-        _read(session)
+        read_log(session, reasonix_v2)
 
 
 def test_store_describe(tmp_path: Path) -> None:
@@ -226,8 +130,8 @@ def test_store_describe(tmp_path: Path) -> None:
     assert not reasonix_v2.describe(torn, now=datetime(2000, 1, 1, tzinfo=UTC), idle_seconds=1).complete
 
 
-def test_trajectory_events() -> None:
-    events, stats = _read(TRAJECTORY)
+def test_trajectory_events(read_log: ReadLog) -> None:
+    events, stats = read_log(TRAJECTORY, reasonix_v2)
     calls = [e for e in events if e.kind == "tool_call"]
     assert [(c.call_id, c.tool_name, c.tool_args) for c in calls] == [
         ("call_0", "shell", {"command": "npm test"}),
@@ -255,8 +159,8 @@ def test_trajectory_describe(tmp_path: Path) -> None:
     assert not reasonix_v2.describe(no_newline, now=NOW, idle_seconds=1e12).complete
 
 
-def test_stream_json_result_carries_tokens_when_no_usage_events() -> None:
-    events, _ = _read(STREAM)
+def test_stream_json_result_carries_tokens_when_no_usage_events(read_log: ReadLog) -> None:
+    events, _ = read_log(STREAM, reasonix_v2)
     assert [(e.role, e.kind) for e in events] == [
         ("user", "text"),
         ("assistant", "text"),
@@ -268,15 +172,15 @@ def test_stream_json_result_carries_tokens_when_no_usage_events() -> None:
     assert reasonix_v2.describe(STREAM, now=NOW, idle_seconds=1e12).complete
 
 
-def test_not_a_v2_log_raises() -> None:
+def test_not_a_v2_log_raises(read_log: ReadLog) -> None:
     with pytest.raises(UnsupportedLogError, match="not a Reasonix v2 log"):
-        _read(LOGS / "bad" / "notes.md")
+        read_log(LOGS / "bad" / "notes.md", reasonix_v2)
 
 
-def test_store_resume_keeps_workspace_and_seq(tmp_path: Path) -> None:
+def test_store_resume_keeps_workspace_and_seq(read_log: ReadLog, tmp_path: Path) -> None:
     session = make_store(tmp_path, b"".join(BATCHES[:4]))
-    first, stats = _read(session)
+    first, stats = read_log(session, reasonix_v2)
     (session / "events.frames").write_bytes(b"".join(BATCHES))
-    rest, _ = _read(session, start_offset=stats.resume_offset, start_seq=stats.resume_seq)
-    assert first + rest == _read(session)[0]
+    rest, _ = read_log(session, reasonix_v2, start_offset=stats.resume_offset, start_seq=stats.resume_seq)
+    assert first + rest == read_log(session, reasonix_v2)[0]
     assert {e.cwd for e in rest} == {"/work/demo"}

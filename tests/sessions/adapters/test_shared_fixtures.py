@@ -10,6 +10,7 @@ import pytest
 from reasonlessons.sessions.adapters import Adapter, claude_code, codex, detect, reasonix_v1, reasonix_v2
 from reasonlessons.sessions.events import Event, ReadStats, Tokens
 from tests.paths import SHARED_FIXTURES
+from tests.sessions.adapters import ReadLog
 
 SHARED = SHARED_FIXTURES
 LATER = datetime(2100, 1, 1, tzinfo=UTC)
@@ -37,14 +38,6 @@ LOGS: dict[str, Adapter] = {
 }
 
 
-def _read(relative: str) -> tuple[list[Event], ReadStats]:
-    stats = ReadStats()
-    path = SHARED / relative
-    adapter = detect(path)
-    assert adapter is not None
-    return list(adapter.read_session(path, stats=stats)), stats
-
-
 def _results(events: list[Event]) -> list[Event]:
     return [e for e in events if e.kind == "tool_result"]
 
@@ -64,8 +57,8 @@ def test_every_shared_file_is_detected_or_rejected() -> None:
     assert found == LOGS
 
 
-def test_reasonix_v1_event_log_has_two_launches_and_a_hidden_shell_failure() -> None:
-    events, stats = _read("reasonix-v1/sessions/code-rxwork.events.jsonl")
+def test_reasonix_v1_event_log_has_two_launches_and_a_hidden_shell_failure(read_log: ReadLog) -> None:
+    events, stats = read_log(SHARED / "reasonix-v1/sessions/code-rxwork.events.jsonl")
     assert sorted({e.session_id for e in events}) == ["code-rxwork#1", "code-rxwork#2"]
     npm = next(e for e in _results(events) if e.text and e.text.startswith("$ npm test"))
     assert (npm.is_error, npm.exit_code, npm.tool_name) == (True, 127, "shell")
@@ -86,8 +79,8 @@ def test_reasonix_v1_event_log_has_two_launches_and_a_hidden_shell_failure() -> 
     assert not stats.skipped
 
 
-def test_reasonix_v1_usage_matches_usage_jsonl() -> None:
-    events, _ = _read("reasonix-v1/sessions/code-rxwork.events.jsonl")
+def test_reasonix_v1_usage_matches_usage_jsonl(read_log: ReadLog) -> None:
+    events, _ = read_log(SHARED / "reasonix-v1/sessions/code-rxwork.events.jsonl")
     rows = [json.loads(line) for line in (SHARED / "reasonix-v1" / "usage.jsonl").read_text().splitlines()]
     expected = [
         Tokens(in_=r["cacheMissTokens"], out=r["completionTokens"], cache_read=r["cacheHitTokens"])
@@ -96,16 +89,16 @@ def test_reasonix_v1_usage_matches_usage_jsonl() -> None:
     assert [e.tokens for e in events if e.kind == "usage"] == expected
 
 
-def test_reasonix_v1_transcripts_segment_on_meta() -> None:
+def test_reasonix_v1_transcripts_segment_on_meta(read_log: ReadLog) -> None:
     expected_runs = {
         "reasonix-v1/transcript.jsonl": 1,
         "reasonix-v1/tau-bench-transcripts/mcp-filesystem.jsonl": 2,
         "reasonix-v1/tau-bench-transcripts/t01_address_happy.reasonix.r1.jsonl": 3,
     }
     for relative, runs in expected_runs.items():
-        events, _ = _read(relative)
+        events, _ = read_log(SHARED / relative)
         assert len({e.session_id for e in events}) == runs, relative
-    filesystem, _ = _read("reasonix-v1/tau-bench-transcripts/mcp-filesystem.jsonl")
+    filesystem, _ = read_log(SHARED / "reasonix-v1/tau-bench-transcripts/mcp-filesystem.jsonl")
     denied = [e for e in _results(filesystem) if e.is_error]
     assert [(e.session_id, e.tool_name) for e in denied] == [
         ("mcp-filesystem#1", "list_directory"),
@@ -115,22 +108,22 @@ def test_reasonix_v1_transcripts_segment_on_meta() -> None:
     assert (
         denied[0].error_sig == "ERROR: Access denied - path outside allowed directories: <path> not in <path>"
     )
-    t01, _ = _read("reasonix-v1/tau-bench-transcripts/t01_address_happy.reasonix.r1.jsonl")
+    t01, _ = read_log(SHARED / "reasonix-v1/tau-bench-transcripts/t01_address_happy.reasonix.r1.jsonl")
     run_errors = [e for e in t01 if e.role == "system" and e.is_error]
     assert [e.session_id for e in run_errors] == ["t01_address_happy.reasonix.r1#2"]
     assert run_errors[0].text is not None
     assert run_errors[0].text.startswith("Bad request (DeepSeek 400)")
 
 
-def test_reasonix_v1_retry_after_error() -> None:
-    events, _ = _read("reasonix-v1/tau-bench-transcripts/mcp-multi-server.jsonl")
+def test_reasonix_v1_retry_after_error(read_log: ReadLog) -> None:
+    events, _ = read_log(SHARED / "reasonix-v1/tau-bench-transcripts/mcp-multi-server.jsonl")
     writes = [e for e in _results(events) if e.tool_name == "fs_write_file"]
     assert [e.is_error for e in writes] == [True, False]
 
 
-def test_reasonix_v2_trajectory_and_store_agree() -> None:
-    trajectory, _ = _read("reasonix-v2/run.trajectory.jsonl")
-    store, stats = _read("reasonix-v2/session-v4")
+def test_reasonix_v2_trajectory_and_store_agree(read_log: ReadLog) -> None:
+    trajectory, _ = read_log(SHARED / "reasonix-v2/run.trajectory.jsonl")
+    store, stats = read_log(SHARED / "reasonix-v2/session-v4")
     for events in (trajectory, store):
         assert {e.session_id for e in events} == {"3315c223c8976a1b264553fc4d8513dd"}
         calls = [(e.call_id, e.tool_name, e.tool_args) for e in events if e.kind == "tool_call"]
@@ -157,8 +150,8 @@ def test_reasonix_v2_trajectory_and_store_agree() -> None:
     assert (described.complete, described.cwd) == (True, "/tmp/rxwork")
 
 
-def test_reasonix_v2_stream_json_tokens_add_up_to_the_result() -> None:
-    events, _ = _read("reasonix-v2/print.stream-json.jsonl")
+def test_reasonix_v2_stream_json_tokens_add_up_to_the_result(read_log: ReadLog) -> None:
+    events, _ = read_log(SHARED / "reasonix-v2/print.stream-json.jsonl")
     usage = [e.tokens for e in events if e.kind == "usage" and e.tokens]
     result = json.loads((SHARED / "reasonix-v2/print.stream-json.jsonl").read_text().splitlines()[-1])[
         "usage"
@@ -169,8 +162,8 @@ def test_reasonix_v2_stream_json_tokens_add_up_to_the_result() -> None:
     assert events[-1].kind == "meta"  # the result's total is not counted twice
 
 
-def test_claude_code_real_transcript() -> None:
-    events, stats = _read("claude-code/5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl")
+def test_claude_code_real_transcript(read_log: ReadLog) -> None:
+    events, stats = read_log(SHARED / "claude-code/5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl")
     errors = [e for e in _results(events) if e.is_error]
     assert [(e.tool_name, e.error_kind, e.raw_ref.rsplit(":", 1)[1]) for e in errors] == [
         ("Task", "harness", "15"),
@@ -190,25 +183,25 @@ def test_claude_code_real_transcript() -> None:
     assert not stats.skipped
 
 
-def test_claude_code_permission_refusal_and_end_turn() -> None:
-    events, _ = _read("claude-code/1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl")
+def test_claude_code_permission_refusal_and_end_turn(read_log: ReadLog) -> None:
+    events, _ = read_log(SHARED / "claude-code/1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl")
     (refusal,) = [e for e in _results(events) if e.is_error]
     assert (refusal.tool_name, refusal.error_kind) == ("write", "permission")
     path = SHARED / "claude-code/1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl"
     assert claude_code.describe(path, now=LATER, idle_seconds=1e12).complete
 
 
-def test_claude_code_broken_synthetic_lines_are_skipped() -> None:
-    events, stats = _read("claude-code/synthetic/edge_cases.jsonl")
+def test_claude_code_broken_synthetic_lines_are_skipped(read_log: ReadLog) -> None:
+    events, stats = read_log(SHARED / "claude-code/synthetic/edge_cases.jsonl")
     assert stats.skipped == {"not-object": 3, "missing-field": 2}
     (failed,) = [e for e in _results(events) if e.is_error]
     assert failed.call_id == "tool_edge_001"
     assert events[-1].kind == "meta"  # the final summary line
 
 
-def test_codex_synthetic_rollouts() -> None:
-    events, stats = _read(
-        "codex/synthetic/rollout-2026-01-02T03-04-05-11111111-1111-4111-8111-111111111111.jsonl"
+def test_codex_synthetic_rollouts(read_log: ReadLog) -> None:
+    events, stats = read_log(
+        SHARED / "codex/synthetic/rollout-2026-01-02T03-04-05-11111111-1111-4111-8111-111111111111.jsonl"
     )
     assert stats.skipped == {"unknown-type": 1}
     assert [e.text for e in events if e.role == "user"] == ["List the synthetic files."]
@@ -218,5 +211,5 @@ def test_codex_synthetic_rollouts() -> None:
         {"cmd": "find . -maxdepth 1 -type f", "command": "find . -maxdepth 1 -type f"},
     )
     assert [e.is_error for e in _results(events)] == [None, None, None]  # no exit codes in these files
-    _, malformed = _read("codex/synthetic/rollout-66666666-6666-4666-8666-666666666666.jsonl")
+    _, malformed = read_log(SHARED / "codex/synthetic/rollout-66666666-6666-4666-8666-666666666666.jsonl")
     assert malformed.skipped == {"not-json": 1}

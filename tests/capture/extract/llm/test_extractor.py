@@ -1,6 +1,6 @@
-"""The LLM extractor against a real HTTP server on loopback with scripted replies.
+"""The LLM extractor against a real HTTP llm_server on loopback with scripted replies.
 
-Every reply the server can give (valid JSON, prose-wrapped JSON, garbage, 429, 500, too slow, evidence
+Every reply the llm_server can give (valid JSON, prose-wrapped JSON, garbage, 429, 500, too slow, evidence
 that is not in the session) either yields checked drafts or falls back to the heuristic extractor and
 says why. Timeouts are bounded so the whole file runs in about a second.
 """
@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,14 +25,7 @@ from reasonlessons.capture.extract.llm.extractor import LLMExtractor
 from reasonlessons.capture.reduce.observations import SessionObservations
 from reasonlessons.errors import UsageError
 from tests.capturesupport import CAPTURE, NODE_REPO, observe
-from tests.llmserver import Script, completion, serve
-
-
-@pytest.fixture
-def server() -> Iterator[tuple[str, Script]]:
-    with serve() as running:
-        yield running
-
+from tests.llmserver import Script, completion
 
 VITEST_LOG = CAPTURE / "reasonix-v1" / "vitest-not-found.events.jsonl"
 SECRETS_LOG = CAPTURE / "claude-code" / "secrets.jsonl"
@@ -73,8 +65,8 @@ def heuristic() -> list[CandidateDraft]:
     return extract(obs, ctx)
 
 
-def test_a_valid_reply_becomes_drafts_citing_the_session(server: tuple[str, Script]) -> None:
-    url, script = server
+def test_a_valid_reply_becomes_drafts_citing_the_session(llm_server: tuple[str, Script]) -> None:
+    url, script = llm_server
     ref = refs()[0]
     script.replies.append((200, completion(json.dumps({"lessons": [lesson_json([ref])]})), 0))
     llm = extractor(url)
@@ -94,8 +86,8 @@ def test_a_valid_reply_becomes_drafts_citing_the_session(server: tuple[str, Scri
     assert ref in sent["messages"][1]["content"]
 
 
-def test_prose_wrapped_json_is_accepted(server: tuple[str, Script]) -> None:
-    url, script = server
+def test_prose_wrapped_json_is_accepted(llm_server: tuple[str, Script]) -> None:
+    url, script = llm_server
     payload = json.dumps({"lessons": [lesson_json(refs()[:1])]})
     wrapped = f"Sure! Here is the lesson:\n```json\n{payload}\n```\nHope it helps."
     script.replies.append((200, completion(wrapped), 0))
@@ -113,9 +105,9 @@ def test_prose_wrapped_json_is_accepted(server: tuple[str, Script]) -> None:
     ],
 )
 def test_unusable_replies_fall_back_and_say_so(
-    server: tuple[str, Script], status: int, body: str, why: str
+    llm_server: tuple[str, Script], status: int, body: str, why: str
 ) -> None:
-    url, script = server
+    url, script = llm_server
     script.replies.append((status, body, 0))
     llm = extractor(url)
     drafts = llm(*session())
@@ -126,8 +118,8 @@ def test_unusable_replies_fall_back_and_say_so(
     assert "used the heuristic extractor" in note
 
 
-def test_a_slow_server_hits_the_hard_timeout(server: tuple[str, Script]) -> None:
-    url, script = server
+def test_a_slow_server_hits_the_hard_timeout(llm_server: tuple[str, Script]) -> None:
+    url, script = llm_server
     script.replies.append((200, completion('{"lessons": []}'), 1.5))
     llm = extractor(url, timeout=0.3)
     started = time.monotonic()
@@ -137,8 +129,8 @@ def test_a_slow_server_hits_the_hard_timeout(server: tuple[str, Script]) -> None
     assert "within 0.3s" in llm.notes[0]
 
 
-def test_invented_evidence_is_rejected(server: tuple[str, Script]) -> None:
-    url, script = server
+def test_invented_evidence_is_rejected(llm_server: tuple[str, Script]) -> None:
+    url, script = llm_server
     invented = lesson_json(["vitest-not-found.events.jsonl:999"], name="made-up")
     script.replies.append((200, completion(json.dumps({"lessons": [invented]})), 0))
     llm = extractor(url)
@@ -155,8 +147,8 @@ def test_invented_evidence_is_rejected(server: tuple[str, Script]) -> None:
     assert "made-up" in llm.notes[0]
 
 
-def test_schema_is_strict_per_lesson(server: tuple[str, Script]) -> None:
-    url, script = server
+def test_schema_is_strict_per_lesson(llm_server: tuple[str, Script]) -> None:
+    url, script = llm_server
     ref = refs()[:1]
     bad = [
         lesson_json(ref, outcome="great"),
@@ -171,8 +163,8 @@ def test_schema_is_strict_per_lesson(server: tuple[str, Script]) -> None:
     assert len([n for n in llm.notes if "rejected an LLM lesson" in n]) == 3  # at most 3 are read
 
 
-def test_only_redacted_text_is_sent(server: tuple[str, Script]) -> None:
-    url, script = server
+def test_only_redacted_text_is_sent(llm_server: tuple[str, Script]) -> None:
+    url, script = llm_server
     script.replies.append((200, completion('{"lessons": []}'), 0))
     extractor(url)(*session(SECRETS_LOG))
     sent = json.dumps(script.received[0])
@@ -181,8 +173,8 @@ def test_only_redacted_text_is_sent(server: tuple[str, Script]) -> None:
     assert "/work/demo" not in sent  # absolute paths stay home
 
 
-def test_no_key_no_request(server: tuple[str, Script]) -> None:
-    url, script = server
+def test_no_key_no_request(llm_server: tuple[str, Script]) -> None:
+    url, script = llm_server
     llm = extractor(url, key=None)
     assert llm(*session())
     assert script.received == []

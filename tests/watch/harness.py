@@ -1,4 +1,4 @@
-"""Run a watch daemon in a thread and wait for its events (shared by the watch tests)."""
+"""A watched project, and a watch daemon run in a thread whose events a test waits for."""
 
 from __future__ import annotations
 
@@ -22,8 +22,9 @@ def write_json(path: Path, doc: object) -> None:
     path.write_text(json.dumps(doc) + "\n")
 
 
-def make_repo(repo: Path) -> Project:
-    """package.json with a test script, a tests/ folder, and two lessons: `testing` and `sentinel`."""
+def seed_project(repo: Path) -> Project:
+    """Give `repo` a package.json with a test script, a tests/ folder, and two lessons: `testing` (on
+    the test script and tests/) and `sentinel` (on sentinel.txt, which `Harness.poke` changes)."""
     write_json(repo / "package.json", {"name": "demo", "scripts": {"test": "vitest run"}})
     (repo / "tests").mkdir()
     (repo / "tests" / "a.test.ts").write_text("it('x', () => {})\n")
