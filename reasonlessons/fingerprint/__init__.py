@@ -5,7 +5,7 @@
     tree.py      directory listings for dir/ shapes and globs, remembered per directory
     ignore.py    .gitignore matching; kinds.py: a file's compound extension; globs.py
     cache.py     the stat-keyed cache in the local state dir
-    deps.py      every path a check stat'ed (for reasonlessons.stale.answer_cache), and the racy window
+    deps.py      every path a check stat'ed, with its stamp (for reasonlessons.stale.answer_cache)
     drift.py     recorded vs current: Drift, and the `fingerprint-recorded` mapping
     checker.py   Checker: facts + cache + drift of a lesson; record()
     attribution.py  the commit that introduced a drift (via reasonlessons.support.gitrepo)

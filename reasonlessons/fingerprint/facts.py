@@ -27,8 +27,6 @@ MAX_DOCUMENT_BYTES = 16 * 1024 * 1024
 SHORT = 80
 CHUNK = 1 << 20
 
-Stamp = tuple[int, int, int, int]
-
 
 @dataclass(frozen=True)
 class Fact:
@@ -80,10 +78,6 @@ def stat_target(root: str, entry: Entry) -> tuple[os.stat_result | None, Fact | 
     if not stat.S_ISREG(st.st_mode):
         return st, unreadable("is not a regular file: fingerprint a regular file")
     return st, None
-
-
-def stamp_of(st: os.stat_result) -> Stamp:
-    return (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
 
 
 def inside(root: str, path: str) -> bool:
