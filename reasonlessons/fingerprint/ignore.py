@@ -140,7 +140,7 @@ def class_to_regex(pat: str, i: int) -> tuple[str, int]:
     if negate:
         body = body[1:]
     body = body.replace("\\", "\\\\").replace("[", "\\[")
-    if body.startswith("]"):
+    if body.startswith(("]", "-")):  # literal there, as in git; after '[^/' a '-' would make a range
         body = "\\" + body
     # A class never matches the separator, as in git.
     return ("[^/" if negate else "[") + body + ("]" if negate else "]"), j + 1
