@@ -7,7 +7,8 @@ from typing import Annotated
 import typer
 
 from reasonlessons.cli.app import RepoOption, app
-from reasonlessons.cli.fast.recall import DEFAULT_BUDGET, HELP, run
+from reasonlessons.cli.fast.recall import HELP, run
+from reasonlessons.constants import DEFAULT_BUDGET
 
 
 @app.command()

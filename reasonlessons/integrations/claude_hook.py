@@ -20,6 +20,8 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from reasonlessons.constants import DEFAULT_BUDGET
+
 if TYPE_CHECKING:
     import datetime as dt
 
@@ -29,7 +31,6 @@ if TYPE_CHECKING:
 MAX_INPUT_BYTES = 2 << 20
 # "Hook output injected into context ... is capped at 10,000 characters" (hooks reference).
 MAX_CONTEXT_CHARS = 10_000
-DEFAULT_BUDGET = 200
 FILE_KEYS = ("file_path", "notebook_path")
 MAX_SUMMARY_CHARS = 160
 

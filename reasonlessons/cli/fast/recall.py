@@ -11,9 +11,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from reasonlessons.constants import EXIT_OK, EXIT_USAGE, TASK_TYPES
+from reasonlessons.constants import DEFAULT_BUDGET, EXIT_OK, EXIT_USAGE, TASK_TYPES
 
-DEFAULT_BUDGET = 200
 MAX_STDIN_CHARS = 16 << 20
 
 DESCRIPTION = (
