@@ -25,8 +25,9 @@ from reasonlessons.lessons.locations import Locations
 from reasonlessons.lessons.model import Lesson
 from reasonlessons.support import stamp as stamps
 
-INDEX_FILE = "lesson-index.marshal"
-_TAG = ("lesson-index", 2, sys.implementation.cache_tag)  # 2: support.stamp stamps
+# Not "lesson index": that is recall's (recall/index.py), a different cache of the same files.
+META_FILE = "lesson-meta.marshal"
+_TAG = ("lesson-meta", 1, sys.implementation.cache_tag)
 # The keys staleness, status and recall decide on; the body and evidence stay in the file.
 KEYS = (
     "name",
@@ -52,12 +53,12 @@ def files(loc: Locations, scopes: Iterable[str]) -> list[tuple[Path, str, str | 
 
 
 def stored(loc: Locations) -> dict[str, Any]:
-    """The index entries kept in the state dir (empty when there are none)."""
-    return _load(loc.state_dir / INDEX_FILE)
+    """The entries kept in the state dir (empty when there are none)."""
+    return _load(loc.state_dir / META_FILE)
 
 
 def parse(paths: Iterable[Path], old: dict[str, Any]) -> dict[str, Any]:
-    """Index entries of these lesson files as they are now, parsed unless `old` (`stored`) has
+    """Entries of these lesson files as they are now, parsed unless `old` (`stored`) has
     them, for `scan`'s `known`: a forked helper reads part of a cold scope with this
     (reasonlessons/stale/prefetch.py)."""
     out: dict[str, Any] = {}
@@ -82,10 +83,10 @@ def scan(
     """Lessons of the given scopes in store order, plus the store's BadEntry for unreadable files.
 
     `deps` learns every scope directory and lesson file looked at. `known` holds entries parsed
-    earlier in this run (`parse`); like the stored index, each is used only while its stamp holds."""
+    earlier in this run (`parse`); like the stored entries, each is used only while its stamp holds."""
     from reasonlessons.store.scopes import BadEntry
 
-    path = loc.state_dir / INDEX_FILE
+    path = loc.state_dir / META_FILE
     old = _load(path)
     new: dict[str, Any] = {}
     now = time.time_ns()
@@ -162,7 +163,7 @@ def _load(path: Path) -> dict[str, Any]:
 
 
 def _subset(meta: dict[str, Any]) -> dict[str, Any]:
-    # Only dates need converting in practice; anything odder is caught when the index is written.
+    # Only dates need converting in practice; anything odder is caught when the cache is written.
     return {
         key: meta[key].isoformat() if isinstance(meta[key], dt.date) else meta[key]
         for key in KEYS

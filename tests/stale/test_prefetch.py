@@ -17,7 +17,7 @@ from reasonlessons.stale import prefetch
 from reasonlessons.stale.scan import scan_stale
 from tests.stale.test_scan import add, commit, project_of
 
-CACHE, INDEX = "fingerprint-cache.marshal", "lesson-index.marshal"
+CACHE, INDEX = "fingerprint-cache.marshal", "lesson-meta.marshal"
 LINUX = pytest.mark.skipif(
     not hasattr(os, "fork") or os.uname().sysname != "Linux", reason="forks on Linux only"
 )
