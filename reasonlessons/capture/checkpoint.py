@@ -94,7 +94,7 @@ class FileCheckpoint:
         return {**asdict(self), "identity": self.identity.to_json()}
 
     @classmethod
-    def from_json(cls, data: Any) -> FileCheckpoint | None:
+    def from_json(cls, data: dict[str, Any]) -> FileCheckpoint | None:
         try:
             identity = Identity.from_json(data["identity"])
             captured = {str(k): int(v) for k, v in dict(data.get("captured") or {}).items()}

@@ -16,7 +16,7 @@ Exports load lazily so importing the package costs nothing on the per-turn path.
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 _EXPORTS = {
     "Checker": "reasonlessons.fingerprint.checker",
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from reasonlessons.fingerprint.facts import Fact
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'reasonlessons.fingerprint' has no attribute {name!r}")

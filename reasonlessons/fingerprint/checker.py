@@ -74,7 +74,7 @@ class Checker:
         self._real_root: str | None = None
         self._inside_dirs: dict[str, bool] = {}
         self._reals: dict[str, str] = {}
-        self._docs: dict[str, Any] = {}
+        self._docs: dict[str, object] = {}  # parsed documents, or Facts saying why not
         self._head: str | None | bool = False
         self._attributor: Any = None
 
@@ -126,7 +126,7 @@ class Checker:
             self._dirty = True
         return fact
 
-    def _document(self, path: str, st: os.stat_result) -> Any:
+    def _document(self, path: str, st: os.stat_result) -> object:
         """A document parsed once per run however many of its fields are fingerprinted."""
         if path not in self._docs:
             data = read_document(self.root, path, st)
@@ -326,7 +326,7 @@ def _fact_tuple(fact: Fact) -> tuple[Any, ...]:
     return (fact.key, fact.value, fact.dirs, fact.kinds, fact.problem, fact.truncated)
 
 
-def _same(entry: Entry, rec: Any, now: Fact) -> bool:
+def _same(entry: Entry, rec: object, now: Fact) -> bool:
     """The common case, decided without building the recorded Fact: recorded value still holds."""
     if not isinstance(rec, dict) or now.key == "unreadable" or "unreadable" in rec:
         return False

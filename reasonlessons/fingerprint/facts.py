@@ -10,7 +10,6 @@ import errno
 import os
 import stat
 from dataclasses import dataclass
-from typing import Any
 
 from reasonlessons.fingerprint.entry import Entry
 from reasonlessons.fingerprint.tree import Shape
@@ -116,7 +115,7 @@ def content_fact(data: bytes) -> Fact:
     return Fact(digest(data.replace(b"\r\n", b"\n")))
 
 
-def open_file(path: str) -> Any:
+def open_file(path: str) -> _Reader:
     """Open for reading without blocking on a fifo swapped in after stat (a seam for tests too)."""
     return _Reader(os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)))
 
@@ -172,7 +171,7 @@ def _too_large(size: int) -> Fact:
     )
 
 
-def parse(path: str, data: bytes) -> Any:
+def parse(path: str, data: bytes) -> object:
     """The parsed document, or an unreadable Fact saying why it is not valid."""
     from reasonlessons.fingerprint.fields import parse_document
 
@@ -182,7 +181,7 @@ def parse(path: str, data: bytes) -> Any:
         return unreadable(str(exc))
 
 
-def field_from(entry: Entry, doc: Any) -> Fact:
+def field_from(entry: Entry, doc: object) -> Fact:
     """The canonical value of the entry's field in a parsed document."""
     from reasonlessons.fingerprint.fields import canonical, lookup
 

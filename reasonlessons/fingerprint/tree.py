@@ -18,7 +18,7 @@ import os
 import stat
 from dataclasses import dataclass
 from itertools import filterfalse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from reasonlessons.fingerprint.deps import Deps
 from reasonlessons.fingerprint.globs import Glob
@@ -29,6 +29,8 @@ from reasonlessons.support.hashing import digest
 
 # Record layout (a tuple, so the marshal cache stays small and fast).
 MTIME, INO, HAS_GI, SIG, SUBDIRS, KINDS, GEN = range(7)
+if TYPE_CHECKING:
+    Record = tuple[int, int, bool, str, tuple[str, ...], tuple[str, ...], int]
 
 
 class Unreadable(Exception):
@@ -112,7 +114,7 @@ class DirIndex:
         stamp = stamps.of(st)
         return (-1, self.t0) if stamps.racy(stamp, self.t0) else stamp
 
-    def _stamp_ok(self, rel: str, rec: Any) -> bool:
+    def _stamp_ok(self, rel: str, rec: Record | None) -> bool:
         st = self.lstat(rel)
         return rec is not None and st is not None and rec[MTIME] == st.st_mtime_ns and rec[INO] == st.st_ino
 

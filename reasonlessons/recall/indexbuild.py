@@ -15,7 +15,6 @@ import os
 import sqlite3
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
 
 from reasonlessons.constants import (
     CANDIDATES_DIR,
@@ -249,13 +248,13 @@ def _insert_triggers(conn: sqlite3.Connection, doc: int, triggers: dict[str, lis
             conn.execute("INSERT INTO cmds VALUES (?, ?, ?)", (doc, pattern, lit))
 
 
-def _as_datetime(value: Any) -> dt.datetime | None:
+def _as_datetime(value: object) -> dt.datetime | None:
     from reasonlessons.lessons.model import as_datetime
 
     return as_datetime(value)
 
 
-def _jsonable(value: Any) -> Any:
+def _jsonable(value: object) -> str:
     if isinstance(value, dt.date):
         return value.isoformat()
     return str(value)

@@ -18,9 +18,12 @@ import marshal
 import os
 import sys
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from reasonlessons.support import stamp as stamps
+
+if TYPE_CHECKING:
+    from reasonlessons.fingerprint.deps import Deps
 
 RESULT_FILE = "stale-result.marshal"
 # Bump when the printed output, the dependency rules or the stamps change.
@@ -69,7 +72,7 @@ def store(
     *,
     root: str,
     global_dir: str,
-    deps: Any,
+    deps: Deps,
     started_ns: int,
     until_ns: int | None,
     outputs: dict[str, Any],

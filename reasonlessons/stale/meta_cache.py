@@ -171,7 +171,7 @@ def _subset(meta: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _plain(value: Any) -> Any:
+def _plain(value: object) -> object:
     """Marshal-ready data: dates as ISO strings (Lesson reads those too), other oddities as text."""
     if isinstance(value, str | int | float | bool) or value is None:
         return value

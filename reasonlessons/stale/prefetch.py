@@ -160,7 +160,7 @@ def _fork(work: Callable[[], Any]) -> tuple[int, int, bool] | None:
     return pid, read, froze
 
 
-def _join(child: tuple[int, int, bool]) -> Any:
+def _join(child: tuple[int, int, bool]) -> object:
     """What the child sent, or None when it failed."""
     pid, read, froze = child
     try:

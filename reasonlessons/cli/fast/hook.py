@@ -16,9 +16,12 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from reasonlessons.constants import EXIT_ERROR, EXIT_OK
+
+if TYPE_CHECKING:
+    import argparse
 
 AGENTS = ("claude-code",)
 DEBUG_ENV = "REASONLESSONS_HOOK_DEBUG"
@@ -37,7 +40,7 @@ HELP = {
 }
 
 
-def build_parser() -> Any:
+def build_parser() -> argparse.ArgumentParser:
     import argparse
 
     parser = argparse.ArgumentParser(prog="reasonlessons hook", description=DESCRIPTION, allow_abbrev=False)

@@ -9,9 +9,12 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from reasonlessons.constants import DEFAULT_BUDGET, EXIT_OK, EXIT_USAGE, TASK_TYPES
+
+if TYPE_CHECKING:
+    import argparse
 
 MAX_STDIN_CHARS = 16 << 20
 
@@ -31,7 +34,7 @@ HELP = {
 }
 
 
-def build_parser() -> Any:
+def build_parser() -> argparse.ArgumentParser:
     """The argparse parser: for `--help`, and for anything `quick_parse` does not accept."""
     import argparse
 

@@ -51,7 +51,7 @@ def json_object(text: str) -> dict[str, Any]:
     raise ReplyError("the reply holds no JSON object")
 
 
-def _strings(value: Any, cap: int, limit: int) -> list[str] | None:
+def _strings(value: object, cap: int, limit: int) -> list[str] | None:
     if not isinstance(value, list) or len(value) > cap:
         return None
     if not all(isinstance(v, str) and v.strip() and len(v) <= limit for v in value):
@@ -59,7 +59,7 @@ def _strings(value: Any, cap: int, limit: int) -> list[str] | None:
     return [v.strip() for v in value]
 
 
-def problem(item: Any, refs: dict[str, str]) -> str | None:
+def problem(item: object, refs: dict[str, str]) -> str | None:
     """Why one proposed lesson is unacceptable, or None."""
     if not isinstance(item, dict):
         return "not an object"
