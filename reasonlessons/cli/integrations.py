@@ -14,13 +14,16 @@ import typer
 
 from reasonlessons.cli.app import JsonOption, RepoOption, app, open_project, print_json, say, warn
 from reasonlessons.cli.fast.hook import HELP as HOOK_HELP
+from reasonlessons.constants import DEFAULT_BUDGET
 from reasonlessons.errors import UsageError
 
 
 @app.command()
 def hook(
     agent: Annotated[str, typer.Argument(help=HOOK_HELP["agent"], show_default=False)],
-    budget: Annotated[int, typer.Option("--budget", metavar="TOKENS", help=HOOK_HELP["--budget"])] = 200,
+    budget: Annotated[
+        int, typer.Option("--budget", metavar="TOKENS", help=HOOK_HELP["--budget"])
+    ] = DEFAULT_BUDGET,
     wait: Annotated[bool, typer.Option("--wait", help=HOOK_HELP["--wait"])] = False,
     repo: RepoOption = None,
 ) -> None:

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from reasonlessons.constants import SCOPE_CANDIDATE
+from reasonlessons.constants import DEFAULT_BUDGET, SCOPE_CANDIDATE
 from reasonlessons.errors import ReasonLessonsError
 
 if TYPE_CHECKING:
@@ -72,7 +72,7 @@ class LessonTools:
         prompt: str = "",
         files: list[str] | None = None,
         command: str | None = None,
-        budget: int = 200,
+        budget: int = DEFAULT_BUDGET,
         task_type: str | None = None,
         session: str | None = None,
     ) -> dict[str, Any]:

@@ -18,7 +18,7 @@ import sys
 from collections.abc import Sequence
 from typing import IO, TYPE_CHECKING, Any
 
-from reasonlessons.constants import EXIT_ERROR, EXIT_OK
+from reasonlessons.constants import DEFAULT_BUDGET, EXIT_ERROR, EXIT_OK
 
 if TYPE_CHECKING:
     import argparse
@@ -31,7 +31,9 @@ DESCRIPTION = (
 )
 HELP = {
     "agent": "The agent whose hook protocol to speak: claude-code.",
-    "--budget": "Token budget for lessons injected per event (estimated as characters/4); default 200.",
+    "--budget": (
+        f"Token budget for lessons injected per event (estimated as characters/4); default {DEFAULT_BUDGET}."
+    ),
     "--wait": (
         "On SessionEnd, capture the transcript before exiting instead of in a detached background "
         "process (Claude Code gives SessionEnd hooks 1.5 s)."
@@ -45,7 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     parser = argparse.ArgumentParser(prog="reasonlessons hook", description=DESCRIPTION, allow_abbrev=False)
     parser.add_argument("agent", metavar="AGENT", help=HELP["agent"])
-    parser.add_argument("--budget", type=int, default=200, metavar="TOKENS", help=HELP["--budget"])
+    parser.add_argument("--budget", type=int, default=DEFAULT_BUDGET, metavar="TOKENS", help=HELP["--budget"])
     parser.add_argument("--wait", action="store_true", help=HELP["--wait"])
     parser.add_argument("--repo", metavar="DIR", help=HELP["--repo"])
     return parser
@@ -53,7 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def quick_parse(argv: Sequence[str]) -> dict[str, Any] | None:
     """The options of a well-formed command line, or None to let argparse explain (or show help)."""
-    opts: dict[str, Any] = {"agent": None, "budget": 200, "wait": False, "repo": None}
+    opts: dict[str, Any] = {"agent": None, "budget": DEFAULT_BUDGET, "wait": False, "repo": None}
     args = iter(argv)
     for arg in args:
         name, eq, value = arg.partition("=")
