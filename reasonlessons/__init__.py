@@ -28,7 +28,7 @@ per-turn path (recall, hooks) and heavy modules load only when used.
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 __version__ = "0.1.0"
 
@@ -95,7 +95,7 @@ if TYPE_CHECKING:
     from reasonlessons.store.validate import validate
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'reasonlessons' has no attribute {name!r}")

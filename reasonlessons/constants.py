@@ -39,6 +39,10 @@ STATUS_DEPRECATED: Final = "deprecated"
 
 TASK_TYPES: Final = ("code-gen", "exploration", "qa", "other")
 
+# Recall's token budget (tokens estimated as characters/4) when the caller gives none: the CLI, the
+# library and the Claude Code hook.
+DEFAULT_BUDGET: Final = 200
+
 # Exit codes (docs/concepts.md#exit-codes).
 EXIT_OK: Final = 0
 EXIT_ERROR: Final = 1

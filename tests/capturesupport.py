@@ -6,7 +6,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from reasonlessons.capture.extract.context import Context
+from reasonlessons.capture.extract.context import SessionPlace
 from reasonlessons.capture.extract.draft import CandidateDraft
 from reasonlessons.capture.extract.fingerprints import RepoFacts
 from reasonlessons.capture.extract.heuristic import extract
@@ -59,5 +59,5 @@ def drafts_of(path: Path, *, root: Path = NODE_REPO) -> list[CandidateDraft]:
     facts = RepoFacts(root)
     drafts: list[CandidateDraft] = []
     for obs in observe(path, root=root):
-        drafts.extend(extract(obs, Context(obs.agent, obs.session_id, facts, cwd=obs.cwd)))
+        drafts.extend(extract(obs, SessionPlace(obs.agent, obs.session_id, facts, cwd=obs.cwd)))
     return drafts

@@ -6,7 +6,7 @@ import datetime as dt
 from collections.abc import Callable
 
 from reasonlessons.capture import gates
-from reasonlessons.capture.extract.context import Context
+from reasonlessons.capture.extract.context import SessionPlace
 from reasonlessons.capture.extract.draft import CandidateDraft
 from reasonlessons.capture.extract.fingerprints import RepoFacts
 from reasonlessons.capture.extract.heuristic import extract
@@ -17,11 +17,12 @@ from reasonlessons.capture.writer import CandidateWriter
 from reasonlessons.store.project import Project
 
 # The heuristic `extract`, or another with its signature (the LLM extractor in capture/extract/llm/).
-Extractor = Callable[[SessionObservations, Context], list[CandidateDraft]]
+Extractor = Callable[[SessionObservations, SessionPlace], list[CandidateDraft]]
 
 
-class Learner:
-    """Learns from the sessions of one capture run, recording what it did in the report."""
+class CandidateMaker:
+    """Turns each ended session of one capture run into candidates (extract, gate, write), judges
+    the lessons recalled into it (learning.loop.SessionLearner), and records both in the report."""
 
     def __init__(
         self,
@@ -70,8 +71,8 @@ class Learner:
         if read.drafts is not None:  # the heuristic extractor ran in the read phase
             drafts, dropped = read.drafts, read.dropped
         else:
-            ctx = Context(obs.agent, label, self.facts, cwd=obs.cwd)
-            drafts, dropped = gates.prepare(self.extract(obs, ctx))
+            place = SessionPlace(obs.agent, label, self.facts, cwd=obs.cwd)
+            drafts, dropped = gates.prepare(self.extract(obs, place))
         self.report.dropped.extend(Item(name, session=label, reason=why) for name, why in dropped)
         for draft in drafts:
             outcome = self.writer.offer(draft)

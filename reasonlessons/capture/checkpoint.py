@@ -1,6 +1,6 @@
 """Per-log checkpoints in local state, so capture reads only new bytes and a re-run reads nothing.
 
-A checkpoint holds the file's identity (device, inode, size, mtime in ns, a hash of its first 4 KiB),
+A checkpoint holds the file's identity (its stamp, support/stamp.py, and a hash of its first 4 KiB),
 the adapter's resume point (offset, seq, line), the sessions already captured (session id -> last
 seq learned from), and whether the last session was still being written. The identity tells an
 unchanged file (skip without reading), a grown one (resume), and a replaced or truncated one
@@ -15,7 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from reasonlessons.store.state import load_state, save_state
+from reasonlessons.support import stamp as stamps
 from reasonlessons.support.hashing import digest
+from reasonlessons.support.stamp import Stamp
 
 FILE_NAME = "capture-checkpoints.json"
 _KIND = "capture-checkpoints"
@@ -26,28 +28,45 @@ _STORE_LOG = "events.frames"
 
 @dataclass(frozen=True)
 class Identity:
-    """What makes a log file the same file, and unchanged."""
+    """What makes a log file the same file, and unchanged: its stamp and how it starts.
 
-    dev: int
-    ino: int
-    size: int
-    mtime_ns: int
+    The stamp alone cannot tell a grown log from one rewritten in place (same inode, longer): the
+    hash of its first bytes can. No racy window is needed (support/stamp.py): logs are appended to,
+    and every append moves the size."""
+
+    stamp: Stamp
     head: str
+
+    @property
+    def size(self) -> int:
+        return self.stamp[stamps.SIZE]
 
     @classmethod
     def of(cls, path: Path) -> Identity:
         """The identity of a log now (a store directory is identified by its frames file)."""
-        info = os.stat(_target(path))
-        return cls(info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, _head(path, HEAD_BYTES))
+        return cls(stamps.of(os.stat(_target(path))), _head(path, HEAD_BYTES))
 
     def continues(self, earlier: Identity, path: Path) -> bool:
         """True when this is `earlier` with bytes appended (same file, same start, not shorter)."""
-        if (self.dev, self.ino) != (earlier.dev, earlier.ino) or self.size < earlier.size:
+        if not stamps.same_file(self.stamp, earlier.stamp) or self.size < earlier.size:
             return False
         if earlier.size >= HEAD_BYTES:
             return self.head == earlier.head
         # The earlier head was the whole (short) file: it must still be how the file starts.
         return _head(path, earlier.size) == earlier.head
+
+    def to_json(self) -> dict[str, int | str]:
+        return {**stamps.to_json(self.stamp), "head": self.head}
+
+    @classmethod
+    def from_json(cls, data: dict[str, object]) -> Identity:
+        """An identity as `to_json` wrote it. One written before the stamp held mode and ctime reads
+        as a changed file: a log that only continues it is resumed, never read again from the top.
+        Raises KeyError/TypeError/ValueError when damaged."""
+        head = data["head"]
+        if not isinstance(head, str):
+            raise TypeError("head")
+        return cls(stamps.from_json(data), head)
 
 
 def _target(path: Path) -> Path:
@@ -72,12 +91,12 @@ class FileCheckpoint:
     pending: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        return {**asdict(self), "identity": self.identity.to_json()}
 
     @classmethod
-    def from_json(cls, data: Any) -> FileCheckpoint | None:
+    def from_json(cls, data: dict[str, Any]) -> FileCheckpoint | None:
         try:
-            identity = Identity(**data["identity"])
+            identity = Identity.from_json(data["identity"])
             captured = {str(k): int(v) for k, v in dict(data.get("captured") or {}).items()}
             return cls(
                 agent=str(data["agent"]),

@@ -107,7 +107,7 @@ def sanitize(draft: CandidateDraft) -> CandidateDraft | None:
     return cleaned
 
 
-def _strings(value: Any) -> list[str]:
+def _strings(value: object) -> list[str]:
     if isinstance(value, str):
         return [value]
     if isinstance(value, dict):
@@ -128,7 +128,7 @@ def merge_evidence(old: list[Any], new: list[dict[str, str]]) -> list[Any]:
     return merged
 
 
-def merge_outcome(old: Any, new: str) -> str:
+def merge_outcome(old: object, new: str) -> str:
     """Outcomes of two experiences of one lesson: equal stays, different becomes `mixed`."""
     if old not in OUTCOMES:
         return new

@@ -23,7 +23,7 @@ from reasonlessons.sessions.events import SessionRef
 from reasonlessons.support.atomic import locked
 
 if TYPE_CHECKING:
-    from reasonlessons.capture.apply import Extractor, Learner
+    from reasonlessons.capture.apply import CandidateMaker, Extractor
     from reasonlessons.capture.pool import ReadAhead
     from reasonlessons.sessions.adapters import Adapter
     from reasonlessons.store.project import Project
@@ -129,7 +129,7 @@ class _Run:
         self.idle = idle_seconds
         self.progress = progress
         self.checkpoints = Checkpoints(project.loc.state_dir)
-        self._learner: Learner | None = None
+        self._maker: CandidateMaker | None = None
         self.done = 0
         self.total = 0
         self.files_done = 0
@@ -158,8 +158,8 @@ class _Run:
         finally:
             if ahead is not None:
                 ahead.close()
-            if self._learner is not None:
-                self._learner.flush()
+            if self._maker is not None:
+                self._maker.flush()
             self.checkpoints.save()
 
     def _read_ahead(self, logs: list[_Log], jobs: int | None, env: Mapping[str, str]) -> ReadAhead | None:
@@ -190,19 +190,19 @@ class _Run:
     def _save(self) -> None:
         """Make what was applied so far durable: evidence and learning counts first, then the
         checkpoints that say those logs are done (a capture killed later resumes from here)."""
-        if self._learner is not None:
-            self._learner.save()
+        if self._maker is not None:
+            self._maker.save()
         self.checkpoints.save()
         self._saved = time.monotonic()
 
     @property
-    def learner(self) -> Learner:
+    def maker(self) -> CandidateMaker:
         """What turns sessions into candidates; loaded only when some log has something new."""
-        if self._learner is None:
-            from reasonlessons.capture.apply import Learner
+        if self._maker is None:
+            from reasonlessons.capture.apply import CandidateMaker
 
-            self._learner = Learner(self.project, self.report, now=self.now, extractor=self.extractor)
-        return self._learner
+            self._maker = CandidateMaker(self.project, self.report, now=self.now, extractor=self.extractor)
+        return self._maker
 
     def _tick(self, path: Path | None, read: int) -> None:
         if self.progress is not None:
@@ -227,7 +227,7 @@ class _Run:
         captured = dict(job.captured)
         if read is None:
             read = FileRead()
-            facts = self.learner.facts if job.extract else None
+            facts = self.maker.facts if job.extract else None
             sessions = read_sessions(job, read, lambda done: self._tick(path, done), facts)
         else:
             sessions = iter(read.sessions)
@@ -235,7 +235,7 @@ class _Run:
         try:
             for session in sessions:
                 if held is not None:
-                    self.learner.session(held, captured, complete=True)
+                    self.maker.session(held, captured, complete=True)
                 held = session
         except READ_ERRORS as exc:
             read.failed = str(exc)
@@ -245,14 +245,14 @@ class _Run:
         if read.failed is not None:
             self.report.skipped.append(Item(str(path), reason=f"cannot read: {read.failed}"))
             if held is not None:
-                self.learner.session(held, captured, complete=True)  # it ended before the bad part
+                self.maker.session(held, captured, complete=True)  # it ended before the bad part
             return  # keep the old checkpoint: the next run tries this log again
         pending = False
         if held is not None:
             # A half-written last record means the agent is still writing, unless it went quiet.
             complete = self._complete(log) and not stats.skipped.get("truncated-tail") or self._idle(log)
             pending = not complete
-            self.learner.session(held, captured, complete=complete)
+            self.maker.session(held, captured, complete=complete)
         offset, seq, line = stats.resume_offset, stats.resume_seq, stats.resume_line
         if pending and seq != 0:
             offset, seq, line = start.offset, start.seq, start.line  # re-read the open session whole

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from reasonlessons.capture.extract.context import Context
+from reasonlessons.capture.extract.context import SessionPlace
 from reasonlessons.capture.extract.fingerprints import RepoFacts
 from reasonlessons.capture.reduce.observations import SessionObservations
 from reasonlessons.learning.trace import SessionTrace
@@ -128,8 +128,8 @@ def _finished(reducer: SessionReducer, trace: SessionTrace, facts: RepoFacts | N
 
     read = SessionRead(reducer.finish(), trace)
     if facts is not None and gates.session_skip_reason(read.obs, complete=True) is None:
-        ctx = Context(read.obs.agent, read.obs.session_id, facts, cwd=read.obs.cwd)
-        drafts, read.dropped = gates.prepare(extract(read.obs, ctx))
+        place = SessionPlace(read.obs.agent, read.obs.session_id, facts, cwd=read.obs.cwd)
+        drafts, read.dropped = gates.prepare(extract(read.obs, place))
         read.drafts = gates.check_all(drafts)  # redaction is the costly part
     return read
 

@@ -212,7 +212,7 @@ class _Pending:
     seen: set[tuple[str, ...]]
 
 
-def _key(item: Any) -> tuple[str, ...]:
+def _key(item: object) -> tuple[str, ...]:
     return tuple(str(v) for v in item.values()) if isinstance(item, dict) else (str(item),)
 
 

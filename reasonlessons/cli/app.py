@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from reasonlessons.cli.fast.options import JSON, REPO
 from reasonlessons.errors import UsageError
 from reasonlessons.support import jsonio
+
+if TYPE_CHECKING:
+    import datetime as dt
+
+    from reasonlessons.store.project import Project
 
 app = typer.Typer(
     name="reasonlessons",
@@ -31,14 +36,14 @@ RepoOption = Annotated[Path | None, typer.Option(*REPO.flags, help=REPO.help, sh
 JsonOption = Annotated[bool, typer.Option(*JSON.flags, help=JSON.help)]
 
 
-def open_project(repo: Path | None) -> Any:
+def open_project(repo: Path | None) -> Project:
     """The Project for `--repo` (imported lazily so `--help` stays fast)."""
     from reasonlessons.store.project import open_project as _open
 
     return _open(repo)
 
 
-def print_json(obj: Any) -> None:
+def print_json(obj: object) -> None:
     sys.stdout.buffer.write(jsonio.dumps(obj, indent=True))
     sys.stdout.flush()
 
@@ -53,7 +58,7 @@ def warn(message: str) -> None:
     typer.echo(f"warning: {message}", err=True)
 
 
-def parse_duration(text: str) -> Any:
+def parse_duration(text: str) -> dt.timedelta:
     """`7d`, `12h`, `30m`, `2w` or `45s` as a timedelta."""
     import datetime as dt
 

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from reasonlessons.cli.app import JsonOption, RepoOption, app, open_project, print_json, say, table, warn
 from reasonlessons.constants import SCOPE_GLOBAL, SCOPE_PROJECT
+
+if TYPE_CHECKING:
+    from reasonlessons.interop.common import Report
+    from reasonlessons.learning.stats import Sample
 
 FORMAT_HELP = (
     "aip11 (LESSON.md package folder), agentsmesh (lessons.json), claude-rules or cursor-rules (folder)."
@@ -38,7 +42,7 @@ def import_(
     show_report(report, verb="imported")
 
 
-def show_report(report: Any, *, verb: str) -> None:
+def show_report(report: Report, *, verb: str) -> None:
     """The human summary of an import or export report."""
     for item in report.written:
         say(f"{verb} {item.name} -> {item.path}")
@@ -64,7 +68,7 @@ def stats(json: JsonOption = False, repo: RepoOption = None) -> None:
         print_json(result.to_json())
         return
 
-    def median(sample: Any) -> str:
+    def median(sample: Sample) -> str:
         return f"{sample.median:,} ({sample.n})" if sample.n else "- (0)"
 
     rows = [

@@ -8,7 +8,7 @@ against what it recorded, and the commit that introduced it (docs/fingerprints.m
     tree.py      directory listings for dir/ shapes and globs, remembered per directory
     ignore.py    .gitignore matching; kinds.py: a file's compound extension; globs.py
     cache.py     the stat-keyed cache in the local state dir
-    deps.py      every path a check stat'ed (for reasonlessons.stale.answer_cache), and the racy window
+    deps.py      every path a check stat'ed, with its stamp (for reasonlessons.stale.answer_cache)
     drift.py     recorded vs current: Drift, and the `fingerprint-recorded` mapping
     checker.py   Checker: facts + cache + drift of a lesson; record()
     attribution.py  the commit that introduced a drift (via reasonlessons.support.gitrepo)
@@ -19,7 +19,7 @@ Exports load lazily so importing the package costs nothing on the per-turn path.
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 _EXPORTS = {
     "Checker": "reasonlessons.fingerprint.checker",
@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from reasonlessons.fingerprint.facts import Fact
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'reasonlessons.fingerprint' has no attribute {name!r}")

@@ -16,7 +16,7 @@ from typing import Any
 
 CACHE_FILE = "fingerprint-cache.marshal"
 KIND = "fingerprint-cache"
-VERSION = 1
+VERSION = 2  # 2: stamps are support.stamp's (dev, ino, mode, size, mtime_ns, ctime_ns)
 _TAG = (KIND, VERSION, sys.implementation.cache_tag)
 SECTIONS = ("files", "fields", "dirs", "globs", "commits")
 

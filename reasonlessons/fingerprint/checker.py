@@ -1,12 +1,12 @@
 """The Checker: current facts of fingerprint entries (cached by stat data) and the drift of lessons.
 
 Cache sections (see cache.py), each validated by stat data before use:
-    files   path -> (stat stamp, content hash)            re-read only when size/mtime/inode/ctime change
+    files   path -> (stamp, content hash)                 re-read only when the file's stamp changes
     fields  path#field -> (stat stamp, key, value, why)   re-parsed likewise
     dirs    per-directory listings (tree.py)              re-listed only when the directory's mtime changes
     globs   pattern -> (match, generation, ignore sig)     a remembered match is re-checked with one lstat
     commits (HEAD, entry, value) -> commit                 history is walked once per HEAD
-Entries changed within deps.RACY_NS of the run are used but not remembered.
+Entries whose stamp is racy (support/stamp.py) are used but not remembered.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from typing import Any
 from reasonlessons.constants import REASONIX_DIR, STATE_DIR
 from reasonlessons.errors import InvalidFingerprintError
 from reasonlessons.fingerprint import cache
-from reasonlessons.fingerprint.deps import RACY_NS, Deps
+from reasonlessons.fingerprint.deps import Deps
 from reasonlessons.fingerprint.drift import (
     APPEARED,
     CHANGED,
@@ -44,13 +44,13 @@ from reasonlessons.fingerprint.facts import (
     parse,
     read_document,
     shape_fact,
-    stamp_of,
     stat_target,
     unreadable,
 )
 from reasonlessons.fingerprint.globs import compile_glob
 from reasonlessons.fingerprint.tree import DirIndex, Unreadable, parent_of
 from reasonlessons.lessons.model import Lesson
+from reasonlessons.support import stamp as stamps
 
 MAX_COMMITS_CACHED = 512
 # Our own state dir is never walked: it is git-ignored, and every run writes to it.
@@ -67,14 +67,14 @@ class Checker:
         self._doc = cache.load(self._path)
         self.gen = self._doc["gen"] + 1
         t0 = time.time_ns()
-        self._racy_from = t0 - RACY_NS
+        self._t0 = t0
         self._dirs = DirIndex(self.root, self._doc["dirs"], gen=self.gen, t0=t0, skip=_SKIP, deps=deps)
         self._memo: dict[tuple[str, str, str], Fact] = {}
         self._dirty = False
         self._real_root: str | None = None
         self._inside_dirs: dict[str, bool] = {}
         self._reals: dict[str, str] = {}
-        self._docs: dict[str, Any] = {}
+        self._docs: dict[str, object] = {}  # parsed documents, or Facts saying why not
         self._head: str | None | bool = False
         self._attributor: Any = None
 
@@ -109,7 +109,7 @@ class Checker:
             self.deps.saw(f"{self.root}/{entry.path}", st, follow=True)
         if early is not None or st is None:
             return early or unreadable("cannot stat")
-        stamp = stamp_of(st)
+        stamp = stamps.of(st)
         is_field = entry.kind == FIELD
         section = self._doc["fields" if is_field else "files"]
         key = f"{entry.path}#{entry.field_text}" if is_field else entry.path
@@ -121,12 +121,12 @@ class Checker:
         fact = (
             field_from(entry, self._document(entry.path, st)) if is_field else file_fact(self.root, entry, st)
         )
-        if max(st.st_mtime_ns, st.st_ctime_ns) < self._racy_from:
+        if not stamps.racy(stamp, self._t0):
             section[key] = (stamp, fact.key, fact.value, fact.problem)
             self._dirty = True
         return fact
 
-    def _document(self, path: str, st: os.stat_result) -> Any:
+    def _document(self, path: str, st: os.stat_result) -> object:
         """A document parsed once per run however many of its fields are fingerprinted."""
         if path not in self._docs:
             data = read_document(self.root, path, st)
@@ -326,7 +326,7 @@ def _fact_tuple(fact: Fact) -> tuple[Any, ...]:
     return (fact.key, fact.value, fact.dirs, fact.kinds, fact.problem, fact.truncated)
 
 
-def _same(entry: Entry, rec: Any, now: Fact) -> bool:
+def _same(entry: Entry, rec: object, now: Fact) -> bool:
     """The common case, decided without building the recorded Fact: recorded value still holds."""
     if not isinstance(rec, dict) or now.key == "unreadable" or "unreadable" in rec:
         return False

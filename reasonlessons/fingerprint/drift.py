@@ -38,7 +38,7 @@ def to_record(entry: Entry, fact: Fact) -> dict[str, Any]:
     return out
 
 
-def from_record(entry: Entry, rec: Any) -> Fact | None:
+def from_record(entry: Entry, rec: object) -> Fact | None:
     """The recorded fact of an entry; None when nothing (usable) was recorded."""
     if not isinstance(rec, dict):
         return None
@@ -61,7 +61,7 @@ def from_record(entry: Entry, rec: Any) -> Fact | None:
     )
 
 
-def _names(value: Any) -> tuple[str, ...]:
+def _names(value: object) -> tuple[str, ...]:
     return tuple(str(v) for v in value) if isinstance(value, list) else ()
 
 

@@ -10,7 +10,6 @@ import errno
 import os
 import stat
 from dataclasses import dataclass
-from typing import Any
 
 from reasonlessons.fingerprint.entry import Entry
 from reasonlessons.fingerprint.tree import Shape
@@ -26,8 +25,6 @@ MAX_FILE_BYTES = 256 * 1024 * 1024
 MAX_DOCUMENT_BYTES = 16 * 1024 * 1024
 SHORT = 80
 CHUNK = 1 << 20
-
-Stamp = tuple[int, int, int, int]
 
 
 @dataclass(frozen=True)
@@ -82,10 +79,6 @@ def stat_target(root: str, entry: Entry) -> tuple[os.stat_result | None, Fact | 
     return st, None
 
 
-def stamp_of(st: os.stat_result) -> Stamp:
-    return (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
-
-
 def inside(root: str, path: str) -> bool:
     """Whether `path`, links resolved, stays under the (resolved) `root`."""
     real = os.path.realpath(path)
@@ -122,7 +115,7 @@ def content_fact(data: bytes) -> Fact:
     return Fact(digest(data.replace(b"\r\n", b"\n")))
 
 
-def open_file(path: str) -> Any:
+def open_file(path: str) -> _Reader:
     """Open for reading without blocking on a fifo swapped in after stat (a seam for tests too)."""
     return _Reader(os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)))
 
@@ -178,7 +171,7 @@ def _too_large(size: int) -> Fact:
     )
 
 
-def parse(path: str, data: bytes) -> Any:
+def parse(path: str, data: bytes) -> object:
     """The parsed document, or an unreadable Fact saying why it is not valid."""
     from reasonlessons.fingerprint.fields import parse_document
 
@@ -188,7 +181,7 @@ def parse(path: str, data: bytes) -> Any:
         return unreadable(str(exc))
 
 
-def field_from(entry: Entry, doc: Any) -> Fact:
+def field_from(entry: Entry, doc: object) -> Fact:
     """The canonical value of the entry's field in a parsed document."""
     from reasonlessons.fingerprint.fields import canonical, lookup
 

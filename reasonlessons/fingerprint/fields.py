@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from typing import Any
 
 from reasonlessons.fingerprint.entry import Segment
 
@@ -15,7 +14,7 @@ from reasonlessons.fingerprint.entry import Segment
 MAX_VALUE_NODES = 200_000
 
 
-def parse_document(path: str, data: bytes) -> Any:
+def parse_document(path: str, data: bytes) -> object:
     """Parse by extension; ValueError with a readable reason when the file is not valid."""
     suffix = path.lower().rpartition(".")[2]
     data = data.removeprefix(b"\xef\xbb\xbf")
@@ -39,7 +38,7 @@ def parse_document(path: str, data: bytes) -> Any:
         raise ValueError(f"is not valid {kind} ({_first_line(exc)}): fix the file") from None
 
 
-def _load_yaml(text: str) -> Any:
+def _load_yaml(text: str) -> object:
     from reasonlessons.support.yamlread import safe_load
 
     try:
@@ -59,7 +58,7 @@ def _first_line(exc: BaseException) -> str:
     return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
 
 
-def lookup(doc: Any, segments: tuple[Segment, ...]) -> tuple[bool, Any, str | None]:
+def lookup(doc: object, segments: tuple[Segment, ...]) -> tuple[bool, object, str | None]:
     """(found, value, why not found) for a field path; a path into a scalar is simply not found."""
     current = doc
     walked: list[str] = []
@@ -84,13 +83,13 @@ def lookup(doc: Any, segments: tuple[Segment, ...]) -> tuple[bool, Any, str | No
     return True, current, None
 
 
-def _type_name(value: Any) -> str:
+def _type_name(value: object) -> str:
     if value is None:
         return "null"
     return {bool: "boolean", int: "number", float: "number", str: "string"}.get(type(value), "scalar")
 
 
-def canonical(value: Any) -> bytes:
+def canonical(value: object) -> bytes:
     """Compact sorted-key JSON of a value: equal data, equal bytes."""
     from reasonlessons.support import jsonio
 
@@ -100,7 +99,7 @@ def canonical(value: Any) -> bytes:
         raise ValueError("has a value nested too deeply: fingerprint a smaller field") from None
 
 
-def plain(value: Any, budget: list[int]) -> Any:
+def plain(value: object, budget: list[int]) -> object:
     """`value` as JSON-ready data with string keys; ValueError past MAX_VALUE_NODES nodes."""
     budget[0] -= 1
     if budget[0] < 0:

@@ -1,4 +1,8 @@
-"""Glob entries: `**` spans directories, `*`/`?`/`[...]` stay within one, dot files match."""
+"""Glob entries: `**` spans directories, `*`/`?`/`[...]` stay within one, dot files match.
+
+This module decides what a whole glob entry means and walks for it; a segment's syntax is
+reasonlessons.support.globs, shared with recall's file triggers and .gitignore lines.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +11,8 @@ from collections.abc import Callable
 from functools import lru_cache
 
 from reasonlessons.fingerprint.entry import GLOB_CHARS
-from reasonlessons.fingerprint.ignore import class_to_regex, required_literal
+from reasonlessons.fingerprint.ignore import required_literal
+from reasonlessons.support.globs import segment_regex
 
 SegmentMatch = Callable[[str], "re.Match[str] | None"]
 
@@ -100,25 +105,3 @@ def _literal(seg: str) -> str:
 @lru_cache(maxsize=1024)
 def _segment_regex(seg: str) -> SegmentMatch:
     return re.compile(segment_regex(seg), re.DOTALL).fullmatch
-
-
-def segment_regex(seg: str) -> str:
-    """One path segment's glob as a regex; '**' inside a segment means '*'."""
-    out: list[str] = []
-    i = 0
-    while i < len(seg):
-        char = seg[i]
-        if char == "*":
-            while i + 1 < len(seg) and seg[i + 1] == "*":
-                i += 1
-            out.append("[^/]*")
-        elif char == "?":
-            out.append("[^/]")
-        elif char == "[":
-            cls, i = class_to_regex(seg, i)
-            out.append(cls)
-            continue
-        else:
-            out.append(re.escape(char))
-        i += 1
-    return "".join(out)

@@ -12,6 +12,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from reasonlessons.support.globs import class_regex, escape
+
 GITIGNORE = ".gitignore"
 # A .gitignore larger than this is not a list of patterns; it is skipped rather than parsed.
 MAX_GITIGNORE_BYTES = 1 << 20
@@ -92,14 +94,14 @@ def _translate(pat: str) -> str:
         elif char == "?":
             out.append("[^/]")
         elif char == "[":
-            cls, i = class_to_regex(pat, i)
+            cls, i = class_regex(pat, i)
             out.append(cls)
             continue
         elif char == "\\" and i + 1 < n:
             i += 1
-            out.append(re.escape(pat[i]))
+            out.append(escape(pat[i]))
         else:
-            out.append(re.escape(char))
+            out.append(escape(char))
         i += 1
     return "".join(out)
 
@@ -113,7 +115,7 @@ def required_literal(pat: str) -> str:
         if char in "*?[":
             runs.append("")
             if char == "[":
-                i = class_to_regex(pat, i)[1]
+                i = class_regex(pat, i)[1]
                 continue
         elif char == "\\" and i + 1 < n:
             i += 1
@@ -122,28 +124,6 @@ def required_literal(pat: str) -> str:
             runs[-1] += char
         i += 1
     return max(runs, key=len)
-
-
-def class_to_regex(pat: str, i: int) -> tuple[str, int]:
-    """Translate the `[...]` class starting at `pat[i]`; an unclosed '[' is a literal."""
-    j = i + 1
-    if j < len(pat) and pat[j] in "!^":
-        j += 1
-    if j < len(pat) and pat[j] == "]":
-        j += 1
-    while j < len(pat) and pat[j] != "]":
-        j += 1
-    if j >= len(pat):
-        return re.escape("["), i + 1
-    body = pat[i + 1 : j]
-    negate = body[:1] in ("!", "^")
-    if negate:
-        body = body[1:]
-    body = body.replace("\\", "\\\\").replace("[", "\\[")
-    if body.startswith("]"):
-        body = "\\" + body
-    # A class never matches the separator, as in git.
-    return ("[^/" if negate else "[") + body + ("]" if negate else "]"), j + 1
 
 
 class Rules:

@@ -5,7 +5,9 @@ signature of the ignore files in force, its non-ignored child directories and th
 non-ignored files. Adding, removing or renaming an entry bumps the directory's own mtime, so a record
 whose stamp and signature still match needs no `scandir`: a warm check costs one `lstat` per directory
 (plus one `stat` per `.gitignore`), and file contents are never read. A directory changed within
-deps.RACY_NS of its listing is recorded as not trusted, as git does with racily clean index entries.
+the racy window (support/stamp.py) of its listing is recorded as not trusted. A directory is known by
+its mtime and inode alone, not a whole Stamp: its listing changes exactly when its mtime does, and
+this comparison runs once per directory of every fingerprinted tree.
 Symbolic links are never followed (git stores them as files), so link loops cost nothing. Our own
 state directory is never listed: it is git-ignored, and we write to it on every run.
 """
@@ -16,16 +18,19 @@ import os
 import stat
 from dataclasses import dataclass
 from itertools import filterfalse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from reasonlessons.fingerprint.deps import RACY_NS, Deps
+from reasonlessons.fingerprint.deps import Deps
 from reasonlessons.fingerprint.globs import Glob
 from reasonlessons.fingerprint.ignore import GITIGNORE, MAX_GITIGNORE_BYTES, Pattern, Rules, parse_gitignore
 from reasonlessons.fingerprint.kinds import kinds_of
+from reasonlessons.support import stamp as stamps
 from reasonlessons.support.hashing import digest
 
 # Record layout (a tuple, so the marshal cache stays small and fast).
 MTIME, INO, HAS_GI, SIG, SUBDIRS, KINDS, GEN = range(7)
+if TYPE_CHECKING:
+    Record = tuple[int, int, bool, str, tuple[str, ...], tuple[str, ...], int]
 
 
 class Unreadable(Exception):
@@ -65,7 +70,7 @@ class DirIndex:
         self.records = records
         self.gen = gen
         self.t0 = t0
-        self.racy_from = t0 - RACY_NS
+        self.racy_from = t0 - stamps.RACY_NS
         self.skip = skip  # repo-relative directories never listed
         self.deps = deps
         self.changed = False
@@ -96,7 +101,8 @@ class DirIndex:
         return self._stat[rel]
 
     def _file_stamp(self, path: str) -> tuple[int, ...] | None:
-        """Stamp of an ignore file; one changed within the racy window never matches a later one."""
+        """Stamp of an ignore file; a racy one (this run's time in place of the stamp) never matches
+        a later one, so the signatures built on it do not either."""
         try:
             st: os.stat_result | None = os.stat(path)
         except OSError:
@@ -105,11 +111,10 @@ class DirIndex:
             self.deps.saw(path, st, follow=True)
         if st is None:
             return None
-        if max(st.st_mtime_ns, st.st_ctime_ns) >= self.racy_from:
-            return (-1, self.t0)
-        return (st.st_mtime_ns, st.st_size, st.st_ino)
+        stamp = stamps.of(st)
+        return (-1, self.t0) if stamps.racy(stamp, self.t0) else stamp
 
-    def _stamp_ok(self, rel: str, rec: Any) -> bool:
+    def _stamp_ok(self, rel: str, rec: Record | None) -> bool:
         st = self.lstat(rel)
         return rec is not None and st is not None and rec[MTIME] == st.st_mtime_ns and rec[INO] == st.st_ino
 

@@ -20,16 +20,30 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from reasonlessons.constants import DEFAULT_BUDGET
+
 if TYPE_CHECKING:
     import datetime as dt
+    from typing import TypedDict, Unpack
 
+    from reasonlessons.capture.report import CaptureReport
     from reasonlessons.lessons.locations import Locations
+
+    class HookOptions(TypedDict, total=False):
+        """The keyword arguments of `Hook`, which `handle` passes on."""
+
+        repo: str | None
+        env: Mapping[str, str] | None
+        home: str | None
+        now: dt.datetime | None
+        budget: int
+        spawn: Spawner | None
+
 
 # Claude Code's documented input cap is on its side; ours bounds memory for a hostile stdin.
 MAX_INPUT_BYTES = 2 << 20
 # "Hook output injected into context ... is capped at 10,000 characters" (hooks reference).
 MAX_CONTEXT_CHARS = 10_000
-DEFAULT_BUDGET = 200
 FILE_KEYS = ("file_path", "notebook_path")
 MAX_SUMMARY_CHARS = 160
 
@@ -136,7 +150,7 @@ def context(event: str, text: str) -> dict[str, Any]:
     return {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}
 
 
-def handle(payload: Mapping[str, Any], **options: Any) -> dict[str, Any] | None:
+def handle(payload: Mapping[str, Any], **options: Unpack[HookOptions]) -> dict[str, Any] | None:
     """The output for one hook input (None: print nothing). Options as for `Hook`."""
     event = payload.get("hook_event_name")
     handler = HANDLERS.get(event) if isinstance(event, str) else None
@@ -224,7 +238,7 @@ def on_session_end(hook: Hook) -> dict[str, Any] | None:
     return None  # Claude Code discards SessionEnd output
 
 
-def capture_transcript(hook: Hook, path: str) -> Any:
+def capture_transcript(hook: Hook, path: str) -> CaptureReport:
     """Run the capture pipeline on one ended Claude Code session; returns its CaptureReport."""
     from pathlib import Path
 

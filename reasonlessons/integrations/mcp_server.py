@@ -13,10 +13,31 @@ import functools
 import importlib
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from reasonlessons.constants import SCOPE_CANDIDATE
+from reasonlessons.constants import DEFAULT_BUDGET, SCOPE_CANDIDATE
 from reasonlessons.errors import ReasonLessonsError
+
+if TYPE_CHECKING:
+    from typing import ParamSpec, Protocol, TypeVar
+
+    from reasonlessons.recall.api import Recaller
+    from reasonlessons.store.project import Project
+
+    P = ParamSpec("P")
+    R = TypeVar("R")
+
+    class Server(Protocol):
+        """What we use of the SDK's high-level server (the SDK is optional and untyped here)."""
+
+        def tool(
+            self, *, name: str, description: str | None
+        ) -> Callable[[Callable[..., object]], object]: ...
+
+        def run(self) -> None: ...
+
+    Sdk = tuple[Callable[..., Server], type[Exception]]  # the server class and its ToolError
+
 
 INSTALL_HINT = "the MCP server needs the MCP SDK: pip install 'reasonlessons[mcp]'"
 SERVER_NAME = "reasonlessons"
@@ -39,9 +60,9 @@ class LessonTools:
 
         self.repo = repo
         self.root = open_project(repo).loc.root  # fail early on a bad --repo
-        self._recaller: Any = None
+        self._recaller: Recaller | None = None
 
-    def _project(self) -> Any:
+    def _project(self) -> Project:
         from reasonlessons.store.project import open_project
 
         return open_project(self.root)
@@ -51,7 +72,7 @@ class LessonTools:
         prompt: str = "",
         files: list[str] | None = None,
         command: str | None = None,
-        budget: int = 200,
+        budget: int = DEFAULT_BUDGET,
         task_type: str | None = None,
         session: str | None = None,
     ) -> dict[str, Any]:
@@ -113,7 +134,7 @@ class LessonTools:
         return [_plain(report.to_json()) for report in scan_stale(self._project()).reports]
 
 
-def server_class() -> tuple[Any, type[Exception]]:
+def server_class() -> Sdk:
     """The SDK's high-level server class and its ToolError, or MissingSDKError saying how to install."""
     for package, name in (("mcp.server.mcpserver", "MCPServer"), ("mcp.server.fastmcp", "FastMCP")):
         try:
@@ -125,7 +146,7 @@ def server_class() -> tuple[Any, type[Exception]]:
     raise MissingSDKError(INSTALL_HINT)
 
 
-def build_server(tools: LessonTools, sdk: tuple[Any, type[Exception]] | None = None) -> Any:
+def build_server(tools: LessonTools, sdk: Sdk | None = None) -> Server:
     cls, tool_error = sdk or server_class()
     server = cls(SERVER_NAME, instructions=INSTRUCTIONS)
     methods = (tools.recall, tools.list_lessons, tools.show_lesson, tools.add_candidate, tools.check_stale)
@@ -134,12 +155,12 @@ def build_server(tools: LessonTools, sdk: tuple[Any, type[Exception]] | None = N
     return server
 
 
-def _reporting(method: Callable[..., Any], tool_error: type[Exception]) -> Callable[..., Any]:
+def _reporting(method: Callable[P, R], tool_error: type[Exception]) -> Callable[P, R]:
     """Our errors say how to fix the call: pass their text to the client as the SDK's ToolError
     (the SDK hides the text of any other exception)."""
 
     @functools.wraps(method)
-    def call(*args: Any, **kwargs: Any) -> Any:
+    def call(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return method(*args, **kwargs)
         except ReasonLessonsError as exc:
@@ -154,7 +175,7 @@ def serve(repo: Path | None = None) -> None:
     build_server(LessonTools(repo), sdk).run()
 
 
-def _plain(doc: Any) -> Any:
+def _plain(doc: object) -> Any:
     """JSON-ready values (dates from frontmatter, paths) for the SDK's serializer, secrets redacted."""
     from reasonlessons.safety.redact import redact_value
     from reasonlessons.support import jsonio

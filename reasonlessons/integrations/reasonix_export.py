@@ -147,7 +147,8 @@ def fresh_lessons(project: Project, now: dt.datetime) -> list[Lesson]:
             continue
         if scan(lesson) and not is_trusted(project.loc, lesson):
             continue
-        meta, body = redact_value([lesson.meta, lesson.body])[0]
+        pair: list[Any] = [lesson.meta, lesson.body]  # one scan for both
+        meta, body = redact_value(pair)[0]
         out.append(Lesson(meta=meta, body=body, path=lesson.path, scope=lesson.scope))
     return out
 

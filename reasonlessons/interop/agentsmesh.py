@@ -80,7 +80,7 @@ def read_lessons(path: Path) -> tuple[list[Imported], list[str]]:
     return out, notes
 
 
-def problems(doc: Any) -> list[str]:
+def problems(doc: object) -> list[str]:
     """Everything wrong with a lessons.json document (empty when it can be imported)."""
     if not isinstance(doc, dict):
         return ["the document must be a JSON object"]
@@ -111,7 +111,7 @@ def problems(doc: Any) -> list[str]:
     return errors
 
 
-def _lesson_problems(lesson: Any, sections: dict[str, dict[str, Any]], version: Any) -> list[str]:
+def _lesson_problems(lesson: object, sections: dict[str, dict[str, Any]], version: object) -> list[str]:
     if not isinstance(lesson, dict):
         return ["must be an object"]
     out = [f"unknown key {k!r}" for k in lesson if k not in _LESSON]

@@ -97,7 +97,7 @@ def _name_of(meta: dict[str, Any], errors: list[str], path: Path) -> str:
     return slug
 
 
-def mapping(value: Any) -> dict[str, Any]:
+def mapping(value: object) -> dict[str, Any]:
     """`value` when it is a mapping, else an empty one (YAML from elsewhere may hold anything)."""
     return dict(value) if isinstance(value, dict) else {}
 
@@ -153,7 +153,7 @@ def section(body: str, heading: str) -> str | None:
     return "\n".join(lines[start:end]).strip("\n")
 
 
-def iso_datetime(value: Any) -> str:
+def iso_datetime(value: object) -> str:
     """An AIP-11 date-time string (`2027-01-01T00:00:00Z`) for a YAML date, datetime or string."""
     when = as_datetime(value)
     if when is None:

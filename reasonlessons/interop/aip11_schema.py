@@ -19,7 +19,7 @@ EVIDENCE_KINDS = ("run", "conversation", "work-item", "audit", "wiki-page")
 OUTCOMES = ("success", "failure", "mixed")
 
 
-def _text(value: Any, limit: int, *, empty: bool = False) -> bool:
+def _text(value: object, limit: int, *, empty: bool = False) -> bool:
     return isinstance(value, str) and (empty or bool(value.strip())) and len(value) <= limit
 
 
@@ -65,7 +65,7 @@ def problems(meta: dict[str, Any], *, stem: str) -> list[str]:
     return out
 
 
-def _trigger(trigger: Any) -> list[str]:
+def _trigger(trigger: object) -> list[str]:
     if not isinstance(trigger, dict):
         return ["trigger must be a mapping with a description"]
     out = [f"unknown key trigger.{key}" for key in trigger if key not in TRIGGER_KEYS]
@@ -89,7 +89,7 @@ def _trigger(trigger: Any) -> list[str]:
     return out
 
 
-def evidence_problems(evidence: Any) -> list[str]:
+def evidence_problems(evidence: object) -> list[str]:
     if not isinstance(evidence, list) or not evidence:
         return ["evidence must list at least one {kind, ref, note?}"]
     out = []
@@ -106,7 +106,7 @@ def evidence_problems(evidence: Any) -> list[str]:
     return out
 
 
-def _datetime(value: Any) -> bool:
+def _datetime(value: object) -> bool:
     from reasonlessons.lessons.model import as_datetime
 
     return as_datetime(value) is not None

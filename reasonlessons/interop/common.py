@@ -161,7 +161,7 @@ def _same(lesson: Lesson, item: Imported) -> bool:
     )
 
 
-def _plain(value: Any) -> Any:
+def _plain(value: object) -> object:
     """Dates and strings compare equal when they spell the same day (YAML reads dates as dates)."""
     if isinstance(value, dict):
         return {str(k): _plain(v) for k, v in value.items()}

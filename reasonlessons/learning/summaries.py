@@ -99,13 +99,13 @@ class Summaries:
         self._loaded = _fingerprint(self.data)  # saved: the next save writes only if it changes
 
 
-def _when(entry: Any) -> str:
+def _when(entry: object) -> str:
     if not isinstance(entry, dict):
         return ""
     return str(entry.get("ended") or entry.get("started") or "")
 
 
-def _int(value: Any, default: int = 0) -> int:
+def _int(value: object, default: int = 0) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else default
 
 

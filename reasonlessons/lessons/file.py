@@ -114,7 +114,7 @@ MAX_FRONTMATTER_VALUES = 20_000
 MAX_FRONTMATTER_DEPTH = 64
 
 
-def _expansion_problem(meta: Any) -> str | None:
+def _expansion_problem(meta: object) -> str | None:
     """Why the loaded frontmatter must be refused (refers to itself, too deep, too big), or None."""
     done_: dict[int, tuple[int, int]] = {}  # id -> (values under it, expanded; height)
     open_: set[int] = set()

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from reasonlessons.constants import SCOPE_GLOBAL, TASK_TYPES
+from reasonlessons.constants import DEFAULT_BUDGET, SCOPE_GLOBAL, TASK_TYPES
 from reasonlessons.errors import ReasonLessonsError, UsageError
 from reasonlessons.recall import bm25, rank, render
 from reasonlessons.recall.classify import classify
@@ -34,7 +34,6 @@ __all__ = ["DEFAULT_BUDGET", "DriftCheck", "RecallResult", "RecalledLesson", "Re
 
 DriftCheck = Callable[["Lesson"], Sequence[Any]]
 
-DEFAULT_BUDGET = 200
 MAX_BUDGET = 100_000
 MAX_LESSONS = 10
 # Lessons without a matching trigger need this much shared vocabulary, and only a few get in.

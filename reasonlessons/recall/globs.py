@@ -5,12 +5,15 @@ Semantics follow agentsmesh's (picomatch with `dot: true`; docs/recall.md#2-cand
 segments; `[...]` classes (`!` or `^` negates); `{a,b}` alternatives; a leading `!` negates the whole
 glob; `./` is ignored.
 Anything else (extglobs, `(a|b)`, backslashes, quotes, control characters) is unsafe and never
-matches. Matching runs on RE2 through reasonlessons.safety.linear_re, so no glob can backtrack.
+matches. Segments are translated by reasonlessons.support.globs, as for glob fingerprint entries;
+matching runs on RE2 through reasonlessons.safety.linear_re, so no glob can backtrack.
 """
 
 from __future__ import annotations
 
 import re
+
+from reasonlessons.support.globs import segment_regex
 
 MAX_GLOB_CHARS = 256
 MAX_PATH_CHARS = 4096
@@ -19,7 +22,6 @@ MAX_ALTERNATIVES = 64
 GENERAL_KEY = "|"
 _UNSAFE = re.compile(r"[\\\"'()|\x00-\x1f\x7f]|[@!+?*]\(")
 _META = frozenset("*?[")
-_REGEX_META = frozenset(".^$|?*+()[]{}\\")
 
 
 class GlobError(ValueError):
@@ -113,55 +115,9 @@ def _translate_plain(body: str) -> str:
             continue
         if slash:
             parts.append("/")
-        parts.append(_translate_segment(segment))
+        parts.append(segment_regex(segment))
         slash = True
     return "".join(parts)
-
-
-def _translate_segment(segment: str) -> str:
-    out: list[str] = []
-    i = 0
-    while i < len(segment):
-        c = segment[i]
-        if c == "*":
-            while i + 1 < len(segment) and segment[i + 1] == "*":
-                i += 1
-            out.append("[^/]*")
-        elif c == "?":
-            out.append("[^/]")
-        elif c == "[":
-            end, cls = _translate_class(segment, i)
-            if end < 0:
-                out.append("\\[")
-            else:
-                out.append(cls)
-                i = end
-                continue
-        else:
-            out.append("\\" + c if c in _REGEX_META else c)
-        i += 1
-    return "".join(out)
-
-
-def _translate_class(segment: str, start: int) -> tuple[int, str]:
-    """(index after the class, RE2 class) or (-1, '') when `[` does not open a class."""
-    j = start + 1
-    negated = j < len(segment) and segment[j] in "!^"
-    if negated:
-        j += 1
-    first = j
-    while j < len(segment) and (segment[j] != "]" or j == first):
-        j += 1
-    if j >= len(segment):
-        return -1, ""
-    content = segment[first:j]
-    items = []
-    for k, c in enumerate(content):
-        if c == "-" and 0 < k < len(content) - 1:
-            items.append("-")
-        else:
-            items.append("\\" + c if c in "]^[-\\" else c)
-    return j + 1, "[" + ("^/" if negated else "") + "".join(items) + "]"
 
 
 def narrowness(glob: str) -> float:

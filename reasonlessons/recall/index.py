@@ -3,7 +3,7 @@
 Validation, cheapest first:
 1. Every turn: one stat per lessons directory (project, global). Adding, removing or renaming a
    lesson file, and every write reasonlessons or git makes (they replace files), changes it.
-2. Every lesson a turn returns: its file's (size, mtime_ns, inode) against the indexed one, so an
+2. Every lesson a turn returns: its file's stamp (support/stamp.py) against the indexed one, so an
    edited lesson is never shown with its old text.
 3. A sweep (stat of every lesson file, re-parsing only those whose stamp changed) when a directory
    changed, on every turn while there are at most ALWAYS_SWEEP_MAX files, and otherwise at most

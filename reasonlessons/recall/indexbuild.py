@@ -15,7 +15,6 @@ import os
 import sqlite3
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
 
 from reasonlessons.constants import (
     CANDIDATES_DIR,
@@ -25,12 +24,12 @@ from reasonlessons.constants import (
 )
 from reasonlessons.recall import globs
 from reasonlessons.recall.bm25 import document_terms
+from reasonlessons.support import stamp as stamps
 from reasonlessons.support.tokens import tokenize
 
-SCHEMA = "reasonlessons-recall-index/4"
-# A file or directory touched this recently may change again within the same timestamp tick
-# (git's "racy clean" problem); such stamps are not trusted until they are older.
-RACY_NS = 2_000_000_000
+SCHEMA = "reasonlessons-recall-index/5"  # 5: signatures are whole support.stamp stamps
+# A racy stamp (support/stamp.py) is kept with this prefix: it still matches itself, but no longer
+# matches once the file is old enough to trust, so the file is read again then.
 RACY = "racy"
 ABSENT = "absent"
 
@@ -66,9 +65,10 @@ Listing = dict[str, tuple[str, str]]
 
 
 def stamp(info: os.stat_result, now_ns: int) -> str:
-    """Identity of a file version: size, mtime and inode (a replaced file gets a new inode)."""
-    sig = f"{info.st_size}:{info.st_mtime_ns}:{info.st_ino}"
-    return f"{RACY}:{sig}" if info.st_mtime_ns > now_ns - RACY_NS else sig
+    """The signature of a file version as stored in the index: its stamp as text."""
+    found = stamps.of(info)
+    sig = stamps.text(found)
+    return f"{RACY}:{sig}" if stamps.racy(found, now_ns) else sig
 
 
 def dir_states(dirs: Iterable[Path], now_ns: int) -> list[str]:
@@ -80,7 +80,7 @@ def dir_states(dirs: Iterable[Path], now_ns: int) -> list[str]:
         except OSError:
             out.append(ABSENT)
             continue
-        out.append(RACY if info.st_mtime_ns > now_ns - RACY_NS else f"{info.st_mtime_ns}:{info.st_ino}")
+        out.append(stamp(info, now_ns))
     return out
 
 
@@ -248,13 +248,13 @@ def _insert_triggers(conn: sqlite3.Connection, doc: int, triggers: dict[str, lis
             conn.execute("INSERT INTO cmds VALUES (?, ?, ?)", (doc, pattern, lit))
 
 
-def _as_datetime(value: Any) -> dt.datetime | None:
+def _as_datetime(value: object) -> dt.datetime | None:
     from reasonlessons.lessons.model import as_datetime
 
     return as_datetime(value)
 
 
-def _jsonable(value: Any) -> Any:
+def _jsonable(value: object) -> str:
     if isinstance(value, dt.date):
         return value.isoformat()
     return str(value)

@@ -10,7 +10,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from typing import Protocol
+
+    class Compiled(Protocol):
+        """What we use of an RE2 pattern object (google-re2 ships no type information)."""
+
+        def search(self, data: bytes) -> object | None: ...
+
+        def fullmatch(self, data: bytes) -> object | None: ...
+
 
 # Caps that bound compile time and memory per pattern (agentsmesh uses the same length cap).
 MAX_PATTERN_CHARS = 1000
@@ -31,7 +42,7 @@ class Regex:
 
     __slots__ = ("_compiled", "pattern")
 
-    def __init__(self, pattern: str, compiled: Any) -> None:
+    def __init__(self, pattern: str, compiled: Compiled) -> None:
         self.pattern = pattern
         self._compiled = compiled
 

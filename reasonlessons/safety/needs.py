@@ -12,7 +12,10 @@ only sometimes uninformative.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from types import ModuleType
 
 Needs = tuple[frozenset[str], ...]
 _MIN = 2  # shorter alternatives are in nearly every text: no use as a filter
@@ -55,7 +58,7 @@ def _minimal(strings: set[str]) -> frozenset[str]:
 class _Walk:
     """Necessary literal sets of a parsed pattern (re._parser's tree)."""
 
-    def __init__(self, ops: Any) -> None:
+    def __init__(self, ops: ModuleType) -> None:
         self.ops = ops
 
     def sequence(self, items: list[tuple[Any, Any]]) -> list[frozenset[str]]:
@@ -74,7 +77,7 @@ class _Walk:
             out.append(frozenset({"".join(run)}))
         return out
 
-    def _item(self, op: Any, arg: Any) -> list[frozenset[str]]:
+    def _item(self, op: object, arg: Any) -> list[frozenset[str]]:
         ops = self.ops
         if op is ops.SUBPATTERN:
             return self.sequence(list(arg[-1]))

@@ -317,7 +317,7 @@ _KNOWN_CLEAN_MAX = 8192
 _KNOWN_CLEAN_LEN = 4096  # longer strings are rarely seen twice: not worth holding
 
 
-def holds_secret(value: Any) -> bool:
+def holds_secret(value: object) -> bool:
     """Whether any string inside `value` (a string, or lists and dicts of them) looks secret.
 
     One scan of the distinct strings joined by _JOIN finds whatever scanning them one by one would
@@ -339,14 +339,15 @@ def holds_secret(value: Any) -> bool:
     return False
 
 
-def redact_value(value: Any) -> tuple[Any, list[str]]:
+def redact_value(value: T) -> tuple[T, list[str]]:
     """Redact every string inside a JSON/YAML-like value; returns (new value, kinds found)."""
     if not isinstance(value, str) and not holds_secret(value):
         return value, []
     return _redact_value(value)
 
 
-def _redact_value(value: Any) -> tuple[Any, list[str]]:
+def _redact_value(value: object) -> tuple[Any, list[str]]:
+    """(`value` rebuilt with every string redacted, kinds found): Any, as a copy of any shape."""
     if isinstance(value, str):
         result = redact(value)
         return result.text, result.found
@@ -394,7 +395,7 @@ def scrub(value: T, render: Callable[[T], str], *, line_bound: bool = False) -> 
     return value, text
 
 
-def _leaves(value: Any) -> Iterator[str]:
+def _leaves(value: object) -> Iterator[str]:
     if isinstance(value, str):
         yield value
     elif isinstance(value, list):
@@ -405,7 +406,7 @@ def _leaves(value: Any) -> Iterator[str]:
             yield from _leaves(item)
 
 
-def _replace(value: Any, secrets: list[tuple[str, str]]) -> Any:
+def _replace(value: object, secrets: list[tuple[str, str]]) -> Any:
     if isinstance(value, str):
         for secret, kind in secrets:
             value = value.replace(secret, PLACEHOLDER.format(kind=kind))

@@ -12,12 +12,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from reasonlessons.errors import ReasonLessonsError
 from reasonlessons.safety.needs import Needs, may_match
 
 if TYPE_CHECKING:
+    from detect_secrets.plugins.base import BasePlugin
+
     from reasonlessons.safety.linear_re import WordSet
 
 # (module, class) under detect_secrets.plugins.
@@ -63,7 +65,7 @@ class ScannerUnavailableError(ReasonLessonsError):
 class _Detector:
     """One library detector, with the literals that must appear in a line for it to match."""
 
-    def __init__(self, plugin: Any) -> None:
+    def __init__(self, plugin: BasePlugin) -> None:
         from reasonlessons.safety.needs import needs
 
         self.plugin = plugin

@@ -58,7 +58,7 @@ def _path_arg(args: dict[str, Any]) -> str | None:
     return None
 
 
-def _cap(text: Any) -> str | None:
+def _cap(text: object) -> str | None:
     return text[:_TEXT_CAP] if isinstance(text, str) else None
 
 

@@ -40,7 +40,7 @@ def tool_name(name: str | None) -> str | None:
     return _TOOL_ALIASES.get(name.lower(), name)
 
 
-def command_string(command: Any) -> str | None:
+def command_string(command: object) -> str | None:
     """One command line from a string or an argv list; `bash -lc "x"` becomes `x`."""
     if isinstance(command, str):
         return command
@@ -51,7 +51,7 @@ def command_string(command: Any) -> str | None:
     return shlex.join(command)
 
 
-def tool_args(name: str | None, args: Any) -> dict[str, Any] | None:
+def tool_args(name: str | None, args: object) -> dict[str, Any] | None:
     """Arguments as a dict (parsing a JSON string); shell calls always get a string 'command'."""
     if isinstance(args, str):
         args = parse_json(args) if args.strip() else {}
@@ -65,7 +65,7 @@ def tool_args(name: str | None, args: Any) -> dict[str, Any] | None:
     return result
 
 
-def parse_json(text: str) -> Any:
+def parse_json(text: str) -> object:
     """Parse JSON text, or None when it is not JSON."""
     try:
         return jsonio.loads(text)
@@ -73,7 +73,7 @@ def parse_json(text: str) -> Any:
         return None
 
 
-def parse_ts(value: Any) -> datetime | None:
+def parse_ts(value: object) -> datetime | None:
     """An ISO-8601 string or epoch milliseconds as an aware UTC datetime; None if absent or bogus."""
     try:
         if isinstance(value, str) and value:
@@ -89,14 +89,14 @@ def parse_ts(value: Any) -> datetime | None:
     return parsed.astimezone(UTC) if parsed >= _EPOCH_FLOOR else None
 
 
-def as_int(value: Any) -> int:
+def as_int(value: object) -> int:
     """An integer field, 0 when absent or not a number."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return 0
     return int(value)
 
 
-def block_text(content: Any, types: tuple[str, ...] = ("text",)) -> str | None:
+def block_text(content: object, types: tuple[str, ...] = ("text",)) -> str | None:
     """Text of a string or of a list of content blocks whose `type` is in `types`."""
     if isinstance(content, str):
         return content

@@ -8,7 +8,8 @@ milliseconds) and, when every stamp is equal and no `expires-at` has passed, pri
 without loading lessons or the checker. A run that saw a path change within the racy window stores
 nothing, so a change in the same clock tick as the check can never be missed.
 
-This module is imported on every `stale`: it imports nothing beyond the standard library's core.
+This module is imported on every `stale`: it imports nothing beyond the standard library's core and
+reasonlessons.support.stamp.
 """
 
 from __future__ import annotations
@@ -17,11 +18,16 @@ import marshal
 import os
 import sys
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from reasonlessons.support import stamp as stamps
+
+if TYPE_CHECKING:
+    from reasonlessons.fingerprint.deps import Deps
 
 RESULT_FILE = "stale-result.marshal"
-# Bump when the printed output or the dependency rules change.
-FORMAT = 1
+# Bump when the printed output, the dependency rules or the stamps change.
+FORMAT = 2
 
 
 def _tag() -> tuple[Any, ...]:
@@ -47,6 +53,7 @@ def lookup(state_dir: str, *, root: str, global_dir: str) -> dict[str, Any] | No
     until = doc.get("until")
     if until is not None and time.time_ns() >= until:
         return None
+    of = stamps.of
     for check, table in ((os.stat, doc["stat"]), (os.lstat, doc["lstat"])):
         for path, stamp in table.items():
             try:
@@ -55,7 +62,7 @@ def lookup(state_dir: str, *, root: str, global_dir: str) -> dict[str, Any] | No
                 if stamp is not None:
                     return None
                 continue
-            if stamp != (st.st_mode, st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns):
+            if stamp != of(st):
                 return None
     return doc
 
@@ -65,7 +72,7 @@ def store(
     *,
     root: str,
     global_dir: str,
-    deps: Any,
+    deps: Deps,
     started_ns: int,
     until_ns: int | None,
     outputs: dict[str, Any],
@@ -74,10 +81,9 @@ def store(
     from pathlib import Path
 
     from reasonlessons.errors import StoreWriteError
-    from reasonlessons.fingerprint.deps import RACY_NS
     from reasonlessons.support.atomic import write_atomic
 
-    if deps.newest() >= started_ns - RACY_NS or not os.path.isdir(state_dir):
+    if deps.newest() >= started_ns - stamps.RACY_NS or not os.path.isdir(state_dir):
         return False
     doc = {
         "tag": _tag(),

@@ -1,8 +1,9 @@
 """A cached read of the lesson scopes for the per-turn path (`stale`, later `recall`).
 
 Parsing 1,000 YAML frontmatters costs far more than the staleness check itself, so the keys the
-checks need are kept in the local state dir, keyed by each lesson file's stat data (size, mtime,
-inode, ctime), and a file is parsed again only when that changes. The lessons returned are read-only
+checks need are kept in the local state dir, keyed by each lesson file's stamp (support/stamp.py),
+and a file is parsed again only when that changes; an entry read while its stamp was racy is kept
+with the stamp NEVER, so the next run parses it again. The lessons returned are read-only
 views (dates as ISO strings, no body): write a lesson only after loading it with the store.
 """
 
@@ -19,12 +20,14 @@ from pathlib import Path
 from typing import Any
 
 from reasonlessons.errors import LessonFileError, StoreWriteError
-from reasonlessons.fingerprint.deps import RACY_NS, Deps
+from reasonlessons.fingerprint.deps import Deps
 from reasonlessons.lessons.locations import Locations
 from reasonlessons.lessons.model import Lesson
+from reasonlessons.support import stamp as stamps
 
-INDEX_FILE = "lesson-index.marshal"
-_TAG = ("lesson-index", 1, sys.implementation.cache_tag)
+# Not "lesson index": that is recall's (recall/index.py), a different cache of the same files.
+META_FILE = "lesson-meta.marshal"
+_TAG = ("lesson-meta", 1, sys.implementation.cache_tag)
 # The keys staleness, status and recall decide on; the body and evidence stay in the file.
 KEYS = (
     "name",
@@ -50,12 +53,12 @@ def files(loc: Locations, scopes: Iterable[str]) -> list[tuple[Path, str, str | 
 
 
 def stored(loc: Locations) -> dict[str, Any]:
-    """The index entries kept in the state dir (empty when there are none)."""
-    return _load(loc.state_dir / INDEX_FILE)
+    """The entries kept in the state dir (empty when there are none)."""
+    return _load(loc.state_dir / META_FILE)
 
 
 def parse(paths: Iterable[Path], old: dict[str, Any]) -> dict[str, Any]:
-    """Index entries of these lesson files as they are now, parsed unless `old` (`stored`) has
+    """Entries of these lesson files as they are now, parsed unless `old` (`stored`) has
     them, for `scan`'s `known`: a forked helper reads part of a cold scope with this
     (reasonlessons/stale/prefetch.py)."""
     out: dict[str, Any] = {}
@@ -64,7 +67,7 @@ def parse(paths: Iterable[Path], old: dict[str, Any]) -> dict[str, Any]:
             st = os.lstat(file)
         except OSError:
             continue
-        key, stamp = str(file), _stamp(st)
+        key, stamp = str(file), stamps.of(st)
         hit = old.get(key)
         out[key] = hit if hit is not None and hit[0] == stamp else _parsed(file, stamp)
     return out
@@ -80,13 +83,13 @@ def scan(
     """Lessons of the given scopes in store order, plus the store's BadEntry for unreadable files.
 
     `deps` learns every scope directory and lesson file looked at. `known` holds entries parsed
-    earlier in this run (`parse`); like the stored index, each is used only while its stamp holds."""
+    earlier in this run (`parse`); like the stored entries, each is used only while its stamp holds."""
     from reasonlessons.store.scopes import BadEntry
 
-    path = loc.state_dir / INDEX_FILE
+    path = loc.state_dir / META_FILE
     old = _load(path)
     new: dict[str, Any] = {}
-    racy_from = time.time_ns() - RACY_NS
+    now = time.time_ns()
     lessons: list[Lesson] = []
     bad: list[BadEntry] = []
     scopes = list(scopes)
@@ -105,14 +108,14 @@ def scan(
             continue  # removed since the listing
         if deps is not None:
             deps.saw(key, st, follow=False)
-        stamp = _stamp(st)
+        stamp = stamps.of(st)
         hit = old.get(key)
         if hit is None or hit[0] != stamp:
             hit = known.get(key) if known is not None else None
             if hit is None or hit[0] != stamp:
                 hit = _parsed(file, stamp)
-            if max(st.st_mtime_ns, st.st_ctime_ns) >= racy_from:
-                hit = ((-1,), *hit[1:])
+            if stamps.racy(stamp, now):
+                hit = (stamps.NEVER, *hit[1:])
         new[key] = hit
         if hit[1] is None:
             bad.append(BadEntry(file, scope, hit[2]))
@@ -132,11 +135,7 @@ def scan(
     return lessons, bad
 
 
-def _stamp(st: os.stat_result) -> tuple[int, int, int, int]:
-    return (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
-
-
-def _parsed(file: Path, stamp: tuple[int, ...]) -> tuple[Any, ...]:
+def _parsed(file: Path, stamp: stamps.Stamp) -> tuple[Any, ...]:
     from reasonlessons.lessons.file import read_lesson_meta
 
     try:
@@ -164,7 +163,7 @@ def _load(path: Path) -> dict[str, Any]:
 
 
 def _subset(meta: dict[str, Any]) -> dict[str, Any]:
-    # Only dates need converting in practice; anything odder is caught when the index is written.
+    # Only dates need converting in practice; anything odder is caught when the cache is written.
     return {
         key: meta[key].isoformat() if isinstance(meta[key], dt.date) else meta[key]
         for key in KEYS
@@ -172,7 +171,7 @@ def _subset(meta: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _plain(value: Any) -> Any:
+def _plain(value: object) -> object:
     """Marshal-ready data: dates as ISO strings (Lesson reads those too), other oddities as text."""
     if isinstance(value, str | int | float | bool) or value is None:
         return value

@@ -4,7 +4,7 @@ A cold check (the first after a clone, or with the local caches gone) parses eve
 lists every fingerprinted tree, all of it Python work that divides by lesson. When there is enough
 of it, `scan_stale` forks once: the child reads the second half of the lesson files and computes the
 facts of their entries (with the commits of drifts), while this process does the first half. The
-child sends back the lesson index entries it parsed (each keyed by the stat data it was read with,
+child sends back the lesson meta cache entries it parsed (each keyed by the stat data it was read with,
 and used only while that holds), its facts with every path it looked at and the stamp it saw (so a
 stored answer depends on them as on this process's own), and its additions to the fact cache. The
 check then runs as always, its facts already known. Whether the child ran, finished or failed, the
@@ -13,7 +13,7 @@ facts are computed once each, during this run, from the work tree: the answer is
 Forking is only done on Linux, by a process running a single thread (a fork of a process holding
 other threads may deadlock), when another processor is idle (per the kernel's count of running
 tasks: two processes sharing one processor are slower than one doing all the work), and only when
-the fact cache or the lesson index is missing, as after a clone (with both, a check is cheap).
+the fact cache or the lesson meta cache is missing, as after a clone (with both, a check is cheap).
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ def split_check(
     loc: Locations, scopes: Iterable[str], checker: Checker, *, now: dt.datetime
 ) -> dict[str, Any]:
     """Check half of the lessons here and, when worth it, half in a forked child whose findings go
-    into `checker`; the lesson index entries parsed by either, for `lessonindex.scan(known=...)`."""
+    into `checker`; the lesson meta cache entries parsed by either, for `meta_cache.scan(known=...)`."""
     from reasonlessons.stale import meta_cache
 
     if not _worth_forking(loc, checker):
@@ -79,9 +79,9 @@ def _preload() -> None:
 
 
 def _worth_forking(loc: Locations, checker: Checker) -> bool:
-    from reasonlessons.stale.meta_cache import INDEX_FILE
+    from reasonlessons.stale.meta_cache import META_FILE
 
-    cold = checker.gen == 1 or not (loc.state_dir / INDEX_FILE).is_file()
+    cold = checker.gen == 1 or not (loc.state_dir / META_FILE).is_file()
     return (
         cold
         and sys.platform == "linux"
@@ -107,7 +107,7 @@ def _idle_processors() -> float:
 
 
 def _check(checker: Checker, paths: list[Path], old: dict[str, Any], now: dt.datetime) -> dict[str, Any]:
-    """Read these lesson files and compute what checking them needs; their index entries."""
+    """Read these lesson files and compute what checking them needs; their meta cache entries."""
     from reasonlessons.lessons.model import Lesson
     from reasonlessons.stale import meta_cache
     from reasonlessons.store.status import status_of
@@ -160,7 +160,7 @@ def _fork(work: Callable[[], Any]) -> tuple[int, int, bool] | None:
     return pid, read, froze
 
 
-def _join(child: tuple[int, int, bool]) -> Any:
+def _join(child: tuple[int, int, bool]) -> object:
     """What the child sent, or None when it failed."""
     pid, read, froze = child
     try:

@@ -7,7 +7,7 @@ import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from reasonlessons.constants import (
     CANDIDATES_DIR,
@@ -30,6 +30,9 @@ from reasonlessons.lessons.model import Lesson, check_name, schema_problems
 from reasonlessons.store.state import load_state, save_state
 from reasonlessons.support.atomic import locked
 from reasonlessons.support.hashing import text_key
+
+if TYPE_CHECKING:
+    from contextlib import AbstractContextManager
 
 # Records the fingerprint hashes of a lesson's entries; supplied by the fingerprint layer.
 Recorder = Callable[[Path, Sequence[str]], dict[str, Any]]
@@ -261,7 +264,7 @@ class LessonStore:
 
     # -- helpers -----------------------------------------------------------------------------
 
-    def _maybe_global_lock(self, enabled: bool) -> Any:
+    def _maybe_global_lock(self, enabled: bool) -> AbstractContextManager[None]:
         import contextlib
 
         return locked(self.loc.lock_path(SCOPE_GLOBAL)) if enabled else contextlib.nullcontext()

@@ -20,12 +20,15 @@ import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from reasonlessons.constants import SCOPE_GLOBAL, STATE_DIR
 from reasonlessons.lessons.locations import Locations
 from reasonlessons.lessons.model import Lesson
 from reasonlessons.store.state import load_state, save_state
+
+if TYPE_CHECKING:
+    from reasonlessons.store.project import Project
 
 TRUST_FILE = "trust.json"
 _KIND = "trust"
@@ -206,7 +209,7 @@ def _quote(text: str) -> str:
     return repr(shown if len(shown) <= 60 else shown[:57] + "...")
 
 
-def content_hash(description: str, body: str, triggers: Any = None) -> str:
+def content_hash(description: str, body: str, triggers: object = None) -> str:
     """SHA-256 of what a lesson says and when it is recalled: trust covers exactly this."""
     doc = json.dumps([description, body, triggers or {}], sort_keys=True, ensure_ascii=True, default=str)
     return "sha256:" + hashlib.sha256(doc.encode("ascii")).hexdigest()
@@ -274,7 +277,9 @@ def revoke_trust(loc: Locations, lesson: Lesson) -> bool:
     return True
 
 
-def trust_lesson(project: Any, name: str, *, scopes: tuple[str, ...], revoke: bool = False) -> TrustOutcome:
+def trust_lesson(
+    project: Project, name: str, *, scopes: tuple[str, ...], revoke: bool = False
+) -> TrustOutcome:
     """`reasonlessons trust NAME`: accept (or with `revoke`, stop accepting) a lesson's current content."""
     lesson = project.store.find(name, scopes)
     flags = scan(lesson)
@@ -284,7 +289,7 @@ def trust_lesson(project: Any, name: str, *, scopes: tuple[str, ...], revoke: bo
     return TrustOutcome(lesson, flags, True)
 
 
-def accept_own(project: Any, lesson: Lesson) -> list[Flag]:
+def accept_own(project: Project, lesson: Lesson) -> list[Flag]:
     """Trust a lesson the local user just wrote with `add` (their own words, no third party)."""
     from reasonlessons.lessons.file import read_lesson
 

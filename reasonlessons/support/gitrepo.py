@@ -10,9 +10,12 @@ import contextlib
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    import git
+    from git.objects import Blob, Submodule, Tree
+
     from reasonlessons.support.gitcli import Objects
 
 # Listing a commit's tree goes through Python objects; past this many entries we give up.
@@ -61,7 +64,7 @@ class Commit:
 
     sha: str
     subject: str
-    _tree: Any  # a GitPython Tree, or a _CliTree
+    _tree: Tree | _CliTree
 
     def short(self) -> dict[str, str]:
         return {"sha": self.sha[:10], "subject": self.subject}
@@ -70,7 +73,7 @@ class Commit:
         """A file's bytes as committed; None when the commit has no such file."""
         if isinstance(self._tree, _CliTree):
             return self._tree.read(path)
-        obj = self._at(path)
+        obj = _at(self._tree, path)
         if obj is None or obj.type != "blob":
             return None
         data: bytes = obj.data_stream.read()
@@ -80,16 +83,17 @@ class Commit:
         """(child trees, files) of a committed directory; None when there is no such directory."""
         if isinstance(self._tree, _CliTree):
             return self._tree.listdir(path)
-        obj = self._at(path) if path else self._tree
+        obj = _at(self._tree, path) if path else self._tree
         if obj is None or obj.type != "tree":
             return None
         return [t.name for t in obj.trees], [b.name for b in obj.blobs]
 
-    def _at(self, path: str) -> Any:
-        try:
-            return self._tree / path
-        except KeyError:
-            return None
+
+def _at(tree: Tree, path: str) -> Blob | Tree | Submodule | None:
+    try:
+        return tree / path
+    except KeyError:
+        return None
 
 
 class _CliTree:
@@ -155,7 +159,7 @@ class History:
     def __init__(self, root: str) -> None:
         self._root = root
         self._objects: Objects | None = None
-        self._repo: Any = None
+        self._repo: git.Repo | None = None
         self._revs: dict[tuple[str, int], tuple[list[str], bool]] = {}  # a path's commits, once
 
     def objects(self) -> Objects:
@@ -166,7 +170,7 @@ class History:
             self._objects = Objects(self._root)
         return self._objects
 
-    def repo(self) -> Any:
+    def repo(self) -> git.Repo:
         """The GitPython repository (opened on first use; errors propagate to the caller)."""
         if self._repo is None:
             import git
@@ -193,7 +197,7 @@ class History:
                 listed = self._revs[path, limit] = rev_list(self._root, path, limit)
             shas, ok = listed
         except Fallback:
-            for commit in self.repo().iter_commits("HEAD", paths=[path] if path else None, max_count=limit):
+            for commit in self.repo().iter_commits("HEAD", paths=[path] if path else "", max_count=limit):
                 yield self._wrap(commit)
             return
         for sha in shas:
@@ -231,7 +235,7 @@ class History:
             return None
 
     @staticmethod
-    def _wrap(commit: Any) -> Commit:
+    def _wrap(commit: git.Commit) -> Commit:
         message = commit.message
         if isinstance(message, bytes):
             message = message.decode("utf-8", "replace")

@@ -21,7 +21,7 @@ def loads(data: bytes | bytearray | memoryview | str) -> Any:
         raise JSONDecodeError(str(exc)) from exc
 
 
-def dumps(obj: Any, *, sort_keys: bool = False, indent: bool = False) -> bytes:
+def dumps(obj: object, *, sort_keys: bool = False, indent: bool = False) -> bytes:
     """Serialize to UTF-8 bytes; `indent` gives two-space pretty output ending in a newline."""
     option = orjson.OPT_NON_STR_KEYS
     if sort_keys:
@@ -31,7 +31,7 @@ def dumps(obj: Any, *, sort_keys: bool = False, indent: bool = False) -> bytes:
     return orjson.dumps(obj, option=option, default=_default)
 
 
-def _default(obj: Any) -> Any:
+def _default(obj: object) -> object:
     # Dates from YAML frontmatter, Paths and sets appear in output documents.
     if isinstance(obj, datetime.date):
         return obj.isoformat()

@@ -17,7 +17,12 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from yaml import CSafeLoader, SafeLoader
+
+    LoaderClass = type[SafeLoader] | type[CSafeLoader]  # what yamlread.loader() gives
 
 # Printable ASCII and newlines only: PyYAML treats other characters (tabs, CR, NEL, BOM, ...)
 # specially, and those documents go the general way.
@@ -45,7 +50,7 @@ def _starts_mapping(text: str) -> bool:
 OK, NOT_SIMPLE, NEEDS_LOADER = 1, 0, -1
 
 
-def load(text: str, loader: Any) -> tuple[int, Any]:
+def load(text: str, loader: LoaderClass | None) -> tuple[int, Any]:
     """(OK, value) when the document has the simple shape, else (NOT_SIMPLE, None). `loader` is the
     loader class yaml.load would use (its resolvers and constructors decide plain scalars), or None
     for PyYAML's own table, while PyYAML is not imported: then (NEEDS_LOADER, None) when a scalar
@@ -73,7 +78,7 @@ _NOTHING = object()
 
 
 class _Reader:
-    def __init__(self, lines: list[tuple[int, str]], loader: Any) -> None:
+    def __init__(self, lines: list[tuple[int, str]], loader: LoaderClass | None) -> None:
         self.lines = lines
         self.loader = loader
         if loader is None:
@@ -152,7 +157,7 @@ class _Reader:
             raise _Unsupported
         return out, i
 
-    def inline(self, text: str) -> Any:
+    def inline(self, text: str) -> object:
         """A value on the same line as its key or dash."""
         first = text[0]
         if first in _INDICATORS:
@@ -168,7 +173,7 @@ class _Reader:
             raise _Unsupported  # a mapping in a value, or a comment after it
         return self.scalar(text)
 
-    def scalar(self, text: str) -> Any:
+    def scalar(self, text: str) -> object:
         """A plain scalar, resolved and built as the loader does (Resolver.resolve)."""
         if self.loader is None:  # PyYAML's own table: the same text always gives the same value
             found = _known.get(text, _NOTHING)
@@ -180,7 +185,7 @@ class _Reader:
             return found
         return self._resolve(text)
 
-    def _resolve(self, text: str) -> Any:
+    def _resolve(self, text: str) -> object:
         for tag, regexp in [*self.resolvers.get(text[:1], []), *self.wildcard]:
             if regexp.match(text):
                 if tag == _STR:
@@ -202,7 +207,7 @@ class _Reader:
         return text
 
 
-def _construct(tag: str, text: str) -> Any:
+def _construct(tag: str, text: str) -> object:
     """What SafeConstructor builds for the commonest implicit tags; the rest needs PyYAML."""
     kind = tag.rpartition(":")[2]
     if kind == "null":

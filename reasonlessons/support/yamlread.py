@@ -13,13 +13,16 @@ yaml.load, which gives its own answer.
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from reasonlessons.support.yamlblock import LoaderClass
 
 _OTHER = object()  # not a plain document: yaml.load decides
 _NO_KEY = object()
 
 
-def loader() -> Any:
+def loader() -> LoaderClass:
     """The loader class yaml.load is given: libyaml's when PyYAML was built with it."""
     import yaml
 
@@ -49,7 +52,7 @@ def safe_load(text: str) -> Any:
     return yaml.load(text, Loader=cls)
 
 
-def _standard(cls: Any) -> bool:
+def _standard(cls: LoaderClass) -> bool:
     """Whether the loader builds str, maps and lists as PyYAML ships it (nobody added their own)."""
     from yaml.constructor import SafeConstructor
 
@@ -60,7 +63,7 @@ def _standard(cls: Any) -> bool:
     )
 
 
-def _plain(text: str, cls: Any) -> Any:
+def _plain(text: str, cls: LoaderClass) -> object:
     """The document's value built from its events, or _OTHER."""
     from yaml.events import (
         DocumentEndEvent,
@@ -78,7 +81,7 @@ def _plain(text: str, cls: Any) -> Any:
     resolvers = cls.yaml_implicit_resolvers
     wildcard = resolvers.get(None, [])
     ctors = cls.yaml_constructors
-    parser = cls(text)
+    parser: Any = cls(text)  # events are told apart by `type(event) is`, which mypy does not narrow
     root: Any = None
     documents = 0
     stack: list[Any] = []  # open collections, innermost last

@@ -161,7 +161,7 @@ class Daemon:
             return MAX_SLEEP
         return max(0.0, min(MAX_SLEEP, deadline - time.monotonic()))
 
-    def _guard(self, work: Callable[..., list[Event]], *args: Any) -> list[Event]:
+    def _guard(self, work: Callable[..., list[Event]], *args: object) -> list[Event]:
         try:
             return work(*args)
         except Exception as exc:  # noqa: BLE001 (one bad batch must not end the daemon)

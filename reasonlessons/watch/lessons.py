@@ -1,7 +1,7 @@
 """The lessons the daemon keeps true: which are checked, their drift, and stale/fresh transitions.
 
 The checked set is exactly what `reasonlessons stale` checks (project and global lessons that would
-otherwise be active and are not shadowed), read through the same cached lesson index. Drift comes
+otherwise be active and are not shadowed), read through the same lesson meta cache. Drift comes
 from the same `Checker`, one per batch (it memoizes for one run), and its stat-keyed fact cache is
 saved after every batch: `stale`, `list` and `recall` read that cache and recompute any fact whose
 file changed, so they can never disagree with the daemon, only find the cache already warm.

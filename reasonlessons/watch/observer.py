@@ -15,9 +15,12 @@ import contextlib
 import logging
 import os
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from reasonlessons.watch.poller import StatPoller
+
+if TYPE_CHECKING:
+    from watchdog.events import FileSystemEvent
 from reasonlessons.watch.watchset import Watch
 
 log = logging.getLogger(__name__)
@@ -155,7 +158,7 @@ class _Handler:
     def __init__(self, notify: Notify) -> None:
         self._notify = notify
 
-    def dispatch(self, event: Any) -> None:
+    def dispatch(self, event: FileSystemEvent) -> None:
         if event.event_type not in _KINDS or (event.is_directory and event.event_type == "modified"):
             return  # a directory's own "modified" only echoes the child event that caused it
         changes = [(os.fsdecode(event.src_path), bool(event.is_directory))]

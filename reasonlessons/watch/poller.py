@@ -18,37 +18,37 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from reasonlessons.support import stamp as stamps
+from reasonlessons.support.stamp import RACY_NS, Stamp
 from reasonlessons.watch.watchset import Watch
 
 Notify = Callable[[list[tuple[str, bool]]], None]
-Stamp = tuple[int, int, int, int, bool]  # inode, size, mtime_ns, ctime_ns, racy
-# File-system clocks tick coarsely: a change in the same tick as our look keeps the same mtime. A
-# stamp this recent is "racy": the next pass lists the directory again, or reports the file as
-# possibly modified (a cheap re-check), as git does with racily clean index entries.
-RACY_NS = 2_000_000_000
+# A stamp and whether it was racy when taken (support/stamp.py): after a racy look the next pass
+# lists the directory again, or reports the file as possibly modified (a cheap re-check).
+Seen = tuple[Stamp, bool]
 _SEP = os.sep
 
 
-_GONE: Stamp = (-1, -1, -1, -1, True)  # never the same as anything
+_GONE: Seen = (stamps.NEVER, True)  # never the same as anything
 
 
-def _stamp(st: os.stat_result, now_ns: int, racy_ns: int) -> Stamp:
-    racy = now_ns - max(st.st_mtime_ns, st.st_ctime_ns) <= racy_ns
-    return (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns, racy)
+def _seen(st: os.stat_result, now_ns: int, racy_ns: int) -> Seen:
+    stamp = stamps.of(st)
+    return (stamp, stamps.racy(stamp, now_ns, racy_ns))
 
 
-def _same(old: Stamp | None, new: Stamp | None) -> bool:
+def _same(old: Seen | None, new: Seen | None) -> bool:
     if old is None or new is None:
         return old is new
-    return old[:4] == new[:4] and not old[4]
+    return old[0] == new[0] and not old[1]
 
 
 @dataclass
 class _Dir:
-    stamp: Stamp
+    seen: Seen
     dirs: set[str] = field(default_factory=set)
     files: set[str] = field(default_factory=set)
-    follow: dict[str, Stamp | None] = field(default_factory=dict)  # files whose content matters
+    follow: dict[str, Seen | None] = field(default_factory=dict)  # files whose content matters
 
 
 class StatPoller:
@@ -127,8 +127,8 @@ class StatPoller:
                 self._forget(path, out)
             return
         now_ns = time.time_ns()
-        here = _stamp(st, now_ns, self._racy_ns)
-        if old is not None and _same(old.stamp, here):
+        here = _seen(st, now_ns, self._racy_ns)
+        if old is not None and _same(old.seen, here):
             node = old
             for name, seen in node.follow.items():
                 current = self._file_stamp(f"{path}{_SEP}{name}", now_ns)
@@ -148,7 +148,7 @@ class StatPoller:
                     self._visit(child, True, out)
 
     def _list(
-        self, path: str, here: Stamp, old: _Dir | None, out: list[tuple[str, bool]] | None, now_ns: int
+        self, path: str, here: Seen, old: _Dir | None, out: list[tuple[str, bool]] | None, now_ns: int
     ) -> _Dir:
         node = _Dir(here)
         try:
@@ -175,9 +175,9 @@ class StatPoller:
                 _report(out, f"{path}{_SEP}{name}", False)
         return node
 
-    def _file_stamp(self, path: str, now_ns: int) -> Stamp | None:
+    def _file_stamp(self, path: str, now_ns: int) -> Seen | None:
         try:
-            return _stamp(os.stat(path), now_ns, self._racy_ns)
+            return _seen(os.stat(path), now_ns, self._racy_ns)
         except OSError:
             return None
 

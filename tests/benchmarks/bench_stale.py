@@ -138,7 +138,7 @@ def measure(root: Path, env: dict[str, str], runs: int, label: str) -> None:
         for name in names:
             (state / name).unlink(missing_ok=True)
 
-    everything = ("fingerprint-cache.marshal", "lesson-index.marshal", "stale-result.marshal")
+    everything = ("fingerprint-cache.marshal", "lesson-meta.marshal", "stale-result.marshal")
     drop(*everything)
     out = subprocess.run(stale, cwd=root, env=env, capture_output=True, check=False)
     found = len(json.loads(out.stdout))
@@ -150,7 +150,7 @@ def measure(root: Path, env: dict[str, str], runs: int, label: str) -> None:
         drop(*everything)
         times.setdefault("stale, cold: no state at all", []).append(timed(stale, root, env))
         drop("fingerprint-cache.marshal", "stale-result.marshal")
-        times.setdefault("stale, cold facts (lesson index kept)", []).append(timed(stale, root, env))
+        times.setdefault("stale, cold facts (lesson meta cache kept)", []).append(timed(stale, root, env))
         drop("stale-result.marshal")
         times.setdefault("stale, warm facts, answer not replayable", []).append(timed(stale, root, env))
         times.setdefault("stale, warm", []).append(timed(stale, root, env))

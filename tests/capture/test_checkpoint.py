@@ -88,3 +88,16 @@ def test_damaged_state_reads_as_no_checkpoint(tmp_path: Path) -> None:
         '{"kind": "capture-checkpoints", "version": 1, "data": {"%s": {"agent": 1}}}' % (tmp_path / "a.jsonl")
     )
     assert Checkpoints(state).get(tmp_path / "a.jsonl") is None
+
+
+def test_a_checkpoint_written_before_stamps_held_mode_and_ctime_resumes(tmp_path: Path) -> None:
+    log = _write(tmp_path / "a.jsonl", b'{"a":1}\n')
+    now = Identity.of(log)
+    old = {key: value for key, value in now.to_json().items() if key not in ("mode", "ctime_ns")}
+    entry = FileCheckpoint.from_json(
+        {"agent": "codex", "identity": old, "offset": 8, "seq": 3, "line": 2, "captured": {"s": 2}}
+    )
+    assert entry is not None
+    assert entry.identity != now  # read once more, from where it stopped
+    resumed = plan(entry, now, "codex", log)
+    assert (resumed.action, resumed.offset, resumed.seq, resumed.captured) == ("resume", 8, 3, {"s": 2})

@@ -46,7 +46,7 @@ def _outcome(repo: Path, report: CaptureReport) -> dict[str, object]:
     }
     checkpoints = jsonio.loads(str(files.pop("state/capture-checkpoints.json")))
     for entry in checkpoints["data"].values():
-        for key in ("dev", "ino", "mtime_ns"):  # copies of the same logs are other files
+        for key in ("dev", "ino", "mtime_ns", "ctime_ns"):  # copies of the same logs are other files
             entry["identity"].pop(key)
     files["checkpoints"] = checkpoints
     doc = jsonio.loads(jsonio.dumps(report.to_json()).decode().replace(str(repo), "<repo>"))

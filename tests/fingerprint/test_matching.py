@@ -54,6 +54,8 @@ def _rules(text: str, base: str = "") -> Rules:
         ("# comment\n\n\\#hash", "", "#hash", False, True),
         ("f[ab].txt", "", "fb.txt", False, True),
         ("f[!ab].txt", "", "fa.txt", False, False),
+        ("f[!-a].txt", "", "f-.txt", False, False),  # a '-' first in a class is literal
+        ("f[!-a].txt", "", "fb.txt", False, True),
         ("trailing\\ ", "", "trailing ", False, True),
         ("x?", "", "xy", False, True),
     ],
@@ -87,6 +89,9 @@ def test_deeper_rules_override_shallower() -> None:
         ("docs/[ab]*.md", "docs/b1.md", True),
         ("docs/[ab]*.md", "docs/c1.md", False),
         ("a/?/x", "a/b/x", True),
+        ("[!-a]*.md", "b.md", True),
+        ("[!-a]*.md", "-b.md", False),  # a '-' first in a class is literal, as in git and picomatch
+        ("[!-a]*.md", "0.md", True),
     ],
 )
 def test_glob_matching(pattern: str, path: str, matches: bool) -> None:

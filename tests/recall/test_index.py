@@ -167,6 +167,19 @@ def test_an_in_place_edit_of_a_returned_lesson_is_seen_at_once(
     assert "pnpm test" in recaller.recall("add a unit test", files=["tests/foo.test.ts"]).lessons[0].text
 
 
+def test_a_lesson_added_while_the_directory_stamp_is_racy_is_seen(
+    loc: Locations, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(index_mod, "ALWAYS_SWEEP_MAX", 0)  # only a changed directory makes a sweep
+    (loc.project_dir / "date-parsing.md").write_bytes((RESOURCES / "ungated.md").read_bytes())
+    LessonIndex(loc).ensure()  # the directory changed just now: its stamp is racy
+    text = (RESOURCES / "ungated.md").read_text().replace("name: date-parsing", "name: time-parsing")
+    (loc.project_dir / "time-parsing.md").write_text(text)  # within the same racy window
+    idx = LessonIndex(loc)
+    idx.ensure()
+    assert "time-parsing" in {info.name for info in idx.docs(range(1, 100)).values()}
+
+
 def test_in_place_edits_elsewhere_are_seen_by_the_periodic_sweep(
     loc: Locations, monkeypatch: pytest.MonkeyPatch
 ) -> None:

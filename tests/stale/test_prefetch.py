@@ -18,7 +18,7 @@ from reasonlessons.stale.scan import scan_stale
 from tests.repos import commit_all
 from tests.stale.lessonrepo import add, project_of
 
-CACHE, INDEX = "fingerprint-cache.marshal", "lesson-index.marshal"
+CACHE, INDEX = "fingerprint-cache.marshal", "lesson-meta.marshal"
 LINUX = pytest.mark.skipif(
     not hasattr(os, "fork") or os.uname().sysname != "Linux", reason="forks on Linux only"
 )

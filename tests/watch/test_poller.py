@@ -148,8 +148,9 @@ def test_the_thread_polls_and_stops(tmp_path: Path) -> None:
 
 
 def test_a_racy_stamp_is_never_the_same() -> None:
-    assert _same((1, 2, 3, 4, False), (1, 2, 3, 4, False))
-    assert not _same((1, 2, 3, 4, True), (1, 2, 3, 4, False))  # looked at within the clock's tick
-    assert not _same((1, 2, 3, 4, False), (1, 2, 3, 5, False))  # written again (ctime moved)
+    stamp = (1, 2, 3, 4, 5, 6)
+    assert _same((stamp, False), (stamp, False))
+    assert not _same((stamp, True), (stamp, False))  # looked at within the clock's tick
+    assert not _same((stamp, False), ((1, 2, 3, 4, 5, 7), False))  # written again (ctime moved)
     assert _same(None, None)
-    assert not _same(None, (1, 2, 3, 4, False))
+    assert not _same(None, (stamp, False))

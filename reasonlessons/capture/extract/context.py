@@ -16,8 +16,9 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 
 @dataclass
-class Context:
-    """One session's place: agent, session id, repository facts, and the cwd the agent worked in."""
+class SessionPlace:
+    """Where one session ran: agent, session id, repository facts and the agent's cwd, and how to
+    map the paths it logged to ones fit for a committed lesson."""
 
     agent: str
     session: str

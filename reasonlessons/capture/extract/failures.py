@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from reasonlessons.capture.extract import fingerprints as fpi
-from reasonlessons.capture.extract.context import Context
+from reasonlessons.capture.extract.context import SessionPlace
 from reasonlessons.capture.extract.draft import CandidateDraft, code, command_pattern, one_line, slug
 from reasonlessons.capture.reduce.observations import (
     ArgsFix,
@@ -25,9 +25,9 @@ _LISTING = re.compile(r"list|allowed|show|get|info|describe|status|help", re.IGN
 _GENERIC = frozenset({"npm", "pnpm", "yarn", "bun", "python", "python3", "node", "make", "sh", "bash"})
 
 
-def _short(failure: Failure, ctx: Context) -> str:
+def _short(failure: Failure, place: SessionPlace) -> str:
     """The failure's line, cleaned, short enough for a description."""
-    return signals.short(ctx.clean(failure.line or failure.sig))
+    return signals.short(place.clean(failure.line or failure.sig))
 
 
 def _exit(failure: Failure) -> str:
@@ -49,7 +49,7 @@ def _keywords(*invocations: Invocation) -> list[str]:
     return words[:3]
 
 
-def command_fix(obs: CommandFix, ctx: Context) -> CandidateDraft | None:
+def command_fix(obs: CommandFix, place: SessionPlace) -> CandidateDraft | None:
     failed, fix = obs.failure.call.invocation, obs.fix.invocation
     if failed is None or fix is None:
         return None
@@ -58,12 +58,12 @@ def command_fix(obs: CommandFix, ctx: Context) -> CandidateDraft | None:
         bad, good = failed.text, fix.text
     elif failed.argv[1:] == fix.argv[1:] and not failed.env and not fix.env:
         bad, good = failed.argv[0], fix.argv[0]  # `python3`, not `python`: the program is the lesson
-    line = ctx.clean(obs.failure.line or obs.failure.sig)
-    short = _short(obs.failure, ctx)  # once: the name and the description both quote it
+    line = place.clean(obs.failure.line or obs.failure.sig)
+    short = _short(obs.failure, place)  # once: the name and the description both quote it
     bullets = [
         f"- Run {code(good)}, not {code(bad)}: here {code(bad)} fails with {code(line)}{_exit(obs.failure)}."
     ]
-    script = fpi.script_value(failed, ctx.facts, base=ctx.base)
+    script = fpi.script_value(failed, place.facts, base=place.base)
     if script:
         bullets.append(f"- {code(bad)} runs the `{failed.script}` script of package.json: {code(script)}.")
     if fix.workdir:
@@ -76,8 +76,8 @@ def command_fix(obs: CommandFix, ctx: Context) -> CandidateDraft | None:
         body="\n".join(bullets[:3]),
         kind="command-fix",
         fingerprint=fpi.merge(
-            fpi.for_invocation(failed, ctx.facts, base=ctx.base, absent_ok=True),
-            fpi.for_invocation(fix, ctx.facts, base=ctx.base),
+            fpi.for_invocation(failed, place.facts, base=place.base, absent_ok=True),
+            fpi.for_invocation(fix, place.facts, base=place.base),
         ),
         triggers={
             "commands": [
@@ -86,7 +86,7 @@ def command_fix(obs: CommandFix, ctx: Context) -> CandidateDraft | None:
             ],
             "keywords": _keywords(fix, failed),
         },
-        evidence=ctx.evidence(obs.failure.ref, obs.fix_ref),
+        evidence=place.evidence(obs.failure.ref, obs.fix_ref),
         outcome="mixed",
         tags=[failed.category] if failed.category else [],
         claims=[bad, good],
@@ -107,12 +107,12 @@ def _arg_change(failed: Call, fix: Call) -> tuple[list[str], list[str]]:
     ]
 
 
-def args_fix(obs: ArgsFix, ctx: Context) -> CandidateDraft | None:
+def args_fix(obs: ArgsFix, place: SessionPlace) -> CandidateDraft | None:
     tool = obs.fix.tool
     before, after = _arg_change(obs.failure.call, obs.fix)
     if not after:
         return None
-    before_text = " with " + ctx.clean(" and ".join(before)) if before else ""
+    before_text = " with " + place.clean(" and ".join(before)) if before else ""
     old_values = dict(obs.failure.call.args)
     new_values = dict(obs.fix.args)
     absolute = any(
@@ -121,21 +121,22 @@ def args_fix(obs: ArgsFix, ctx: Context) -> CandidateDraft | None:
         if k in old_values
     )
     hint = "pass an absolute path" if absolute else "change " + ", ".join(a.split(" ", 1)[0] for a in after)
-    bullets = [f"- {code(tool)}{before_text} fails: {code(ctx.clean(obs.failure.line or obs.failure.sig))}."]
+    failed = place.clean(obs.failure.line or obs.failure.sig)
+    bullets = [f"- {code(tool)}{before_text} fails: {code(failed)}."]
     lookups = [t for t in obs.via if _LISTING.search(t)]
-    worked = ctx.clean(" and ".join(after)) + (" (an absolute path)" if absolute else "")
+    worked = place.clean(" and ".join(after)) + (" (an absolute path)" if absolute else "")
     if lookups:
         bullets.append(f"- Call {code(lookups[0])} first, then retry with {worked}.")
     else:
         bullets.append(f"- It worked with {worked}.")
     return CandidateDraft(
         name=slug(f"{tool} {signals.phrase(obs.failure.sig, words=5)}"),
-        description=one_line(f"{code(tool)}: {_short(obs.failure, ctx)}; {hint}"),
+        description=one_line(f"{code(tool)}: {_short(obs.failure, place)}; {hint}"),
         body="\n".join(bullets),
         kind="args-fix",
         fingerprint=[],
         triggers={"keywords": [tool]},
-        evidence=ctx.evidence(obs.failure.ref, obs.fix_ref),
+        evidence=place.evidence(obs.failure.ref, obs.fix_ref),
         outcome="mixed",
         claims=[tool, signals.error_code(obs.failure.sig) or signals.phrase(obs.failure.sig, words=3)],
     )
@@ -154,11 +155,11 @@ def _message(line: str, error_code: str | None) -> str:
     return first if len(first) >= 12 else text
 
 
-def edit_fix(obs: EditFix, ctx: Context) -> CandidateDraft | None:
+def edit_fix(obs: EditFix, place: SessionPlace) -> CandidateDraft | None:
     inv = obs.failure.call.invocation
     if inv is None:
         return None
-    line = ctx.clean(obs.failure.line or obs.failure.sig)
+    line = place.clean(obs.failure.line or obs.failure.sig)
     err = signals.error_code(line)
     changes = []
     for edit in obs.edits:
@@ -184,29 +185,29 @@ def edit_fix(obs: EditFix, ctx: Context) -> CandidateDraft | None:
         ),
         kind="edit-fix",
         fingerprint=fpi.merge(
-            fpi.for_error(line, inv, ctx.facts, base=ctx.base)
-            or fpi.for_invocation(inv, ctx.facts, base=ctx.base)
+            fpi.for_error(line, inv, place.facts, base=place.base)
+            or fpi.for_invocation(inv, place.facts, base=place.base)
         ),
         triggers={
             "commands": [command_pattern([inv.tool])],
             "files": [glob] if glob else [],
             "keywords": keywords,
         },
-        evidence=ctx.evidence(obs.failure.ref, obs.edits[0].ref, obs.rerun_ref),
+        evidence=place.evidence(obs.failure.ref, obs.edits[0].ref, obs.rerun_ref),
         outcome="mixed",
         claims=[inv.base, err or signals.phrase(obs.failure.sig, words=4)],
     )
 
 
-def repeated_failure(obs: RepeatedFailure, ctx: Context) -> CandidateDraft | None:
+def repeated_failure(obs: RepeatedFailure, place: SessionPlace) -> CandidateDraft | None:
     inv = obs.failure.call.invocation
     if inv is None or inv.category is None and inv.tool in _GENERIC and inv.script is None:
         return None
-    line = ctx.clean(obs.failure.line or obs.failure.sig)
+    line = place.clean(obs.failure.line or obs.failure.sig)
     how = f"{obs.streak} times in a row" if obs.streak >= 2 else f"{obs.count} times"
     return CandidateDraft(
-        name=slug(f"{inv.base} {_short(obs.failure, ctx)}"),
-        description=one_line(f"{code(inv.base)} cannot run here: {code(_short(obs.failure, ctx))}"),
+        name=slug(f"{inv.base} {_short(obs.failure, place)}"),
+        description=one_line(f"{code(inv.base)} cannot run here: {code(_short(obs.failure, place))}"),
         body="\n".join(
             [
                 f"- {code(inv.base)} fails here with {code(line)}{_exit(obs.failure)}; "
@@ -215,9 +216,9 @@ def repeated_failure(obs: RepeatedFailure, ctx: Context) -> CandidateDraft | Non
             ]
         ),
         kind="repeated-failure",
-        fingerprint=fpi.for_invocation(inv, ctx.facts, base=ctx.base, absent_ok=True),
+        fingerprint=fpi.for_invocation(inv, place.facts, base=place.base, absent_ok=True),
         triggers={"commands": [command_pattern(inv.base.split()[:3])], "keywords": _keywords(inv)},
-        evidence=ctx.evidence(*obs.refs),
+        evidence=place.evidence(*obs.refs),
         outcome="failure",
         tags=[inv.category] if inv.category else [],
         claims=[inv.base, signals.phrase(obs.failure.sig, words=3)],

@@ -13,9 +13,12 @@ from __future__ import annotations
 import contextlib
 import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from reasonlessons.sessions.shell import Invocation
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 _BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
 # Node tools whose npm package has another name.
@@ -83,7 +86,7 @@ class RepoFacts:
 
     def __init__(self, root: Path) -> None:
         self.root = root
-        self._docs: dict[str, Any] = {}
+        self._docs: dict[str, object] = {}
         self._exists: dict[str, bool] = {}  # one capture run sees one state of the repository
 
     def _under(self, rel: str) -> Path | None:
@@ -108,7 +111,7 @@ class RepoFacts:
             self._exists[key] = path is not None and path.is_dir()
         return self._exists[key]
 
-    def document(self, rel: str) -> Any:
+    def document(self, rel: str) -> object:
         """A parsed JSON/TOML/YAML file, None when absent or unreadable."""
         if rel not in self._docs:
             self._docs[rel] = None
@@ -146,7 +149,7 @@ class RepoFacts:
             self._exists[entry] = known
         return known
 
-    def count_kind(self, directory: str, predicate: Any, *, limit: int = 200) -> int:
+    def count_kind(self, directory: str, predicate: Callable[[str], bool], *, limit: int = 200) -> int:
         """How many files under `directory` (depth <= 3) satisfy `predicate(relative path)`."""
         base = self._under(directory.rstrip("/"))
         if base is None or not base.is_dir():

@@ -14,7 +14,7 @@ from typing import Any
 
 from reasonlessons.capture.extract import failures
 from reasonlessons.capture.extract import fingerprints as fpi
-from reasonlessons.capture.extract.context import Context
+from reasonlessons.capture.extract.context import SessionPlace
 from reasonlessons.capture.extract.draft import CandidateDraft, code, command_pattern, one_line, slug
 from reasonlessons.capture.reduce.observations import (
     ArgsFix,
@@ -44,16 +44,16 @@ _SENTENCE = re.compile(r"(?<=[.!?;])\s+")
 _PROGRAM = re.compile(r"^[A-Za-z][\w.+-]*$")
 
 
-def extract(session: SessionObservations, ctx: Context) -> list[CandidateDraft]:
+def extract(session: SessionObservations, place: SessionPlace) -> list[CandidateDraft]:
     """Drafts for one session's observations, strongest first (not yet gated or de-duplicated)."""
     drafts: list[CandidateDraft] = []
     for item in session.items:
         builder = _BUILDERS.get(type(item))
-        draft = builder(item, ctx) if builder is not None else None
+        draft = builder(item, place) if builder is not None else None
         if draft is not None:
             drafts.append(draft)
     best_verifications = _best_verifications([i for i in session.items if isinstance(i, Verification)])
-    drafts.extend(d for v in best_verifications if (d := verification(v, ctx)) is not None)
+    drafts.extend(d for v in best_verifications if (d := verification(v, place)) is not None)
     drafts.sort(key=lambda d: -d.strength)
     return drafts
 
@@ -68,19 +68,19 @@ def _best_verifications(items: list[Verification]) -> list[Verification]:
     return list(best.values())
 
 
-def verification(obs: Verification, ctx: Context) -> CandidateDraft | None:
+def verification(obs: Verification, place: SessionPlace) -> CandidateDraft | None:
     inv = obs.invocation
     if inv.category is None:
         return None
     shown = inv.base
     bare = shown.split(" ", 1)[1] if inv.runner == "npx" and " " in shown else shown
-    script = fpi.script_running(bare, ctx.facts, base=ctx.base) if inv.manager is None else None
-    value = fpi.script_value(inv, ctx.facts, base=ctx.base)
+    script = fpi.script_running(bare, place.facts, base=place.base) if inv.manager is None else None
+    value = fpi.script_value(inv, place.facts, base=place.base)
     bullets = [f"- {CATEGORY_VERBS[inv.category]} with {code(shown)}; it passed in this session."]
-    definition = fpi.for_invocation(inv, ctx.facts, base=ctx.base)
+    definition = fpi.for_invocation(inv, place.facts, base=place.base)
     if script:
         bullets.append(f"- It is what the `{script}` script of package.json runs ({code(bare)}).")
-        definition = fpi.merge([fpi.field_entry(f"{ctx.base}package.json", "scripts", script)], definition)
+        definition = fpi.merge([fpi.field_entry(f"{place.base}package.json", "scripts", script)], definition)
     elif value:
         bullets.append(f"- The `{inv.script}` script of package.json is {code(value)}.")
     if inv.workdir:
@@ -107,7 +107,7 @@ def verification(obs: Verification, ctx: Context) -> CandidateDraft | None:
                 w for w in dict.fromkeys((inv.category, inv.tool)) if w not in ("npm", "pnpm", "yarn")
             ],
         },
-        evidence=ctx.evidence(*obs.refs),
+        evidence=place.evidence(*obs.refs),
         outcome="success",
         tags=[inv.category],
         claims=[shown],
@@ -130,7 +130,7 @@ def _test_pattern(name: str) -> tuple[str, Callable[[str], bool]] | None:
     return None
 
 
-def layout(obs: CreatedFiles, ctx: Context) -> CandidateDraft | None:
+def layout(obs: CreatedFiles, place: SessionPlace) -> CandidateDraft | None:
     groups: dict[tuple[str, str], list[str]] = {}
     matchers: dict[str, Callable[[str], bool]] = {}
     for path in obs.paths:
@@ -146,8 +146,8 @@ def layout(obs: CreatedFiles, ctx: Context) -> CandidateDraft | None:
     if len(groups) != 1:
         return None  # no test files, or several conventions at once: nothing clear to say
     (directory, pattern), paths = next(iter(groups.items()))
-    where = ctx.base + directory
-    if where and ctx.facts.count_kind(where, matchers[pattern]) < 2:
+    where = place.base + directory
+    if where and place.facts.count_kind(where, matchers[pattern]) < 2:
         return None  # the convention must be visible in the repository, not just in the log
     suffix = pattern.removeprefix("<name>") if pattern.startswith("<name>") else None
     example = ", ".join(f"`{p}`" for p in paths[:2])
@@ -169,13 +169,13 @@ def layout(obs: CreatedFiles, ctx: Context) -> CandidateDraft | None:
         kind="layout",
         fingerprint=[entry],
         triggers={"files": files, "keywords": ["test"]},
-        evidence=ctx.evidence(*obs.refs),
+        evidence=place.evidence(*obs.refs),
         outcome="success",
         claims=[where or pattern, suffix or pattern],
     )
 
 
-def _mentions(text: str, ctx: Context) -> tuple[list[str], list[str], list[str]]:
+def _mentions(text: str, place: SessionPlace) -> tuple[list[str], list[str], list[str]]:
     """(fingerprint entries, command patterns, file globs) for what a stated lesson names."""
     spans = _CODE_SPAN.findall(text)
     invocations = [
@@ -184,13 +184,13 @@ def _mentions(text: str, ctx: Context) -> tuple[list[str], list[str], list[str]]
         if (inv := parse(span)) is not None and " " in span.strip() and _PROGRAM.match(inv.tool)
     ]
     paths = list(dict.fromkeys([*spans, *_PATHISH.findall(text)]))
-    found = fpi.for_paths(paths, ctx.facts)
+    found = fpi.for_paths(paths, place.facts)
     # A directory named in passing ("not in src/") is no dependency: keep the first one only.
     dirs = [e for e in found if e.endswith("/")][:1]
     entries = fpi.merge(
         [e for e in found if not e.endswith("/") or e in dirs],
         *(
-            fpi.for_invocation(inv, ctx.facts, base=ctx.base)
+            fpi.for_invocation(inv, place.facts, base=place.base)
             for inv in invocations
             if inv.category or inv.script
         ),
@@ -208,14 +208,14 @@ def _bullets(text: str) -> str:
     return "\n".join(f"- {line[:1].upper()}{line[1:]}" for line in lines)
 
 
-def writ(obs: Writ, ctx: Context) -> CandidateDraft | None:
+def writ(obs: Writ, place: SessionPlace) -> CandidateDraft | None:
     text = obs.text.strip()
     if len(text) < 8:
         return None
     first = _SENTENCE.split(text.splitlines()[0].lstrip("-* "))[0].rstrip(";")
     title = obs.title.strip()
     description = title if len(title.split()) >= 3 else first[:1].upper() + first[1:]
-    entries, commands, files = _mentions(f"{title}\n{text}", ctx)
+    entries, commands, files = _mentions(f"{title}\n{text}", place)
     return CandidateDraft(
         name=slug(title, fallback=slug(first)),
         description=one_line(description),
@@ -223,14 +223,14 @@ def writ(obs: Writ, ctx: Context) -> CandidateDraft | None:
         kind="writ",
         fingerprint=entries,
         triggers={"commands": commands, "files": files, "keywords": [title] if len(title) <= 40 else []},
-        evidence=ctx.evidence(obs.ref),
+        evidence=place.evidence(obs.ref),
         outcome="success",
         source="writ",
     )
 
 
-def correction(obs: Correction, ctx: Context) -> CandidateDraft | None:
-    entries, commands, files = _mentions(obs.text, ctx)
+def correction(obs: Correction, place: SessionPlace) -> CandidateDraft | None:
+    entries, commands, files = _mentions(obs.text, place)
     first = _SENTENCE.split(obs.text)[0].rstrip(";")
     spans = _CODE_SPAN.findall(obs.text)
     claims = list(dict.fromkeys([*spans, *(e for e in entries if "#" not in e)]))[:3]
@@ -241,14 +241,14 @@ def correction(obs: Correction, ctx: Context) -> CandidateDraft | None:
         kind="correction",
         fingerprint=entries,
         triggers={"commands": commands, "files": files},
-        evidence=ctx.evidence(obs.ref),
+        evidence=place.evidence(obs.ref),
         outcome="mixed",
         source="correction",
         claims=claims,
     )
 
 
-_BUILDERS: dict[type[Any], Callable[[Any, Context], CandidateDraft | None]] = {
+_BUILDERS: dict[type[Any], Callable[[Any, SessionPlace], CandidateDraft | None]] = {
     CommandFix: failures.command_fix,
     ArgsFix: failures.args_fix,
     EditFix: failures.edit_fix,

@@ -12,10 +12,14 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from reasonlessons.cli.fast.options import INT, JSON, PATH, REPO, Option, quick_parse
 from reasonlessons.constants import EXIT_OK
+
+if TYPE_CHECKING:
+    from reasonlessons.capture.report import CaptureReport
+    from reasonlessons.capture.report import Progress as CaptureProgress
 
 # Below this much log to read, a progress bar would only flicker.
 _BAR_BYTES = 8 * 1024 * 1024
@@ -102,7 +106,7 @@ def run(
     return EXIT_OK
 
 
-def _summary(report: Any) -> None:
+def _summary(report: CaptureReport) -> None:
     say = sys.stdout.write
     for item in report.written:
         say(f"new candidate {item.name}  ({item.path})  from {item.session}\n")
@@ -135,7 +139,7 @@ def _summary(report: Any) -> None:
 
 
 @contextmanager
-def progress_bar() -> Iterator[Callable[[Any], None] | None]:
+def progress_bar() -> Iterator[Callable[[CaptureProgress], None] | None]:
     """A rich progress bar on stderr for long runs, only when stderr is a terminal."""
     if not sys.stderr.isatty():
         yield None
@@ -153,7 +157,7 @@ def progress_bar() -> Iterator[Callable[[Any], None] | None]:
     )
     task: list[Any] = []
 
-    def update(state: Any) -> None:
+    def update(state: CaptureProgress) -> None:
         if not task:
             if state.bytes_total < _BAR_BYTES:
                 return

@@ -21,7 +21,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from reasonlessons.cli.fast import options
 from reasonlessons.cli.fast.options import FLAG, INT, Option
-from reasonlessons.constants import EXIT_ERROR, EXIT_OK
+from reasonlessons.constants import DEFAULT_BUDGET, EXIT_ERROR, EXIT_OK
 
 if TYPE_CHECKING:
     import argparse
@@ -39,9 +39,9 @@ OPTIONS = (
     Option(
         "budget",
         ("--budget",),
-        "Token budget for lessons injected per event (estimated as characters/4); default 200.",
+        f"Token budget for lessons injected per event (estimated as characters/4); default {DEFAULT_BUDGET}.",
         kind=INT,
-        default=200,
+        default=DEFAULT_BUDGET,
         metavar="TOKENS",
     ),
     Option(

@@ -13,12 +13,11 @@ from typing import TYPE_CHECKING, Any
 
 from reasonlessons.cli.fast import options
 from reasonlessons.cli.fast.options import INT, PATH, REPO, Option
-from reasonlessons.constants import EXIT_OK, EXIT_USAGE, TASK_TYPES
+from reasonlessons.constants import DEFAULT_BUDGET, EXIT_OK, EXIT_USAGE, TASK_TYPES
 
 if TYPE_CHECKING:
     import argparse
 
-DEFAULT_BUDGET = 200
 MAX_STDIN_CHARS = 16 << 20
 
 DESCRIPTION = (

@@ -27,6 +27,8 @@ from reasonlessons.constants import (
 if TYPE_CHECKING:
     from os import PathLike
 
+    from reasonlessons.stale.scan import StaleScan
+
     RepoArg = str | PathLike[str] | None
 
 
@@ -136,7 +138,7 @@ def _check(repo: RepoArg) -> dict[str, Any]:
     return answer
 
 
-def human_lines(result: Any) -> list[str]:
+def human_lines(result: StaleScan) -> list[str]:
     """The tidy text report: each stale lesson, then one line per drifted entry."""
     if not result.reports:
         return [f"no stale lessons ({result.checked} checked)"]

@@ -170,7 +170,7 @@ def _assistant_blocks(
     out: Emitter,
     ref: str,
     ts: datetime | None,
-    content: Any,
+    content: object,
     tools: dict[str, str | None],
 ) -> None:
     if isinstance(content, str) and content:
@@ -195,7 +195,7 @@ def _assistant_blocks(
             )
 
 
-def _has_results(content: Any) -> bool:
+def _has_results(content: object) -> bool:
     if isinstance(content, list):
         for block in content:
             if block.__class__ is dict and block.get("type") == "tool_result":
@@ -208,7 +208,7 @@ def _user_blocks(
     out: Emitter,
     ref: str,
     ts: datetime | None,
-    content: Any,
+    content: object,
     tools: dict[str, str | None],
 ) -> None:
     if isinstance(content, str):

@@ -248,7 +248,7 @@ def _response_item(
         )
 
 
-def _outcome(raw: Any, known: ShellOutcome | None) -> tuple[str, ShellOutcome | None]:
+def _outcome(raw: object, known: ShellOutcome | None) -> tuple[str, ShellOutcome | None]:
     """The output text and how the call ended, in the order of docs/log-formats.md#codex-failures."""
     text = raw if isinstance(raw, str) else block_text(raw, _TEXT_TYPES) or ""
     data = parse_json(text) if text.lstrip().startswith("{") else None

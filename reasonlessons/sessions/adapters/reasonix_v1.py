@@ -248,7 +248,7 @@ def _sidecar_prompts(sidecar: Path, stats: ReadStats) -> Iterator[_Prompt]:
         stats.skip(f"sidecar-{reason}", count)
 
 
-def _message_text(content: Any) -> str | None:
+def _message_text(content: object) -> str | None:
     if isinstance(content, str):
         return content
     if isinstance(content, list):

@@ -21,7 +21,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from reasonlessons.capture import gates
-from reasonlessons.capture.extract.context import Context
+from reasonlessons.capture.extract.context import SessionPlace
 from reasonlessons.capture.extract.fingerprints import RepoFacts
 from reasonlessons.capture.extract.heuristic import extract
 from reasonlessons.capture.reduce.reducer import SessionReducer
@@ -94,7 +94,7 @@ def _learn(events: list[Any]) -> None:
 
 def _drafts(reducer: SessionReducer, facts: RepoFacts) -> None:
     obs = reducer.finish()
-    gates.prepare(extract(obs, Context(obs.agent, obs.session_id, facts, cwd=obs.cwd)))
+    gates.prepare(extract(obs, SessionPlace(obs.agent, obs.session_id, facts, cwd=obs.cwd)))
 
 
 def _resumes() -> st.SearchStrategy[tuple[int, int, int]]:

@@ -97,7 +97,7 @@ def _send(request: urllib.request.Request, deadline: float, timeout: float) -> b
         raise LLMError(f"connection failed: {exc}") from None
 
 
-def _set_timeout(response: Any, seconds: float) -> None:
+def _set_timeout(response: object, seconds: float) -> None:
     """Bound the next socket read by what is left of the deadline."""
     sock = getattr(getattr(getattr(response, "fp", None), "raw", None), "_sock", None)
     if sock is not None:

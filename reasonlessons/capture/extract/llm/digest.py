@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from reasonlessons.capture.extract.context import Context
+from reasonlessons.capture.extract.context import SessionPlace
 from reasonlessons.capture.reduce.observations import (
     ArgsFix,
     Call,
@@ -59,32 +59,32 @@ def _call(call: Call) -> str:
     return call.invocation.text if call.invocation is not None else call.key
 
 
-def _failure(failure: Failure, ctx: Context) -> str:
-    line = ctx.clean(failure.line or failure.sig)
+def _failure(failure: Failure, place: SessionPlace) -> str:
+    line = place.clean(failure.line or failure.sig)
     code = f" (exit {failure.exit_code})" if failure.exit_code not in (None, 0) else ""
     return f"`{_call(failure.call)}` failed: {line}{code}"
 
 
-def _describe(item: object, ctx: Context) -> tuple[str, list[str]] | None:
+def _describe(item: object, place: SessionPlace) -> tuple[str, list[str]] | None:
     """(one line, raw refs) for an observation."""
     if isinstance(item, CommandFix):
-        return f"{_failure(item.failure, ctx)}; then `{_call(item.fix)}` worked instead", [
+        return f"{_failure(item.failure, place)}; then `{_call(item.fix)}` worked instead", [
             item.failure.ref,
             item.fix_ref,
         ]
     if isinstance(item, ArgsFix):
-        return f"{_failure(item.failure, ctx)}; then the same tool worked as `{_call(item.fix)}`", [
+        return f"{_failure(item.failure, place)}; then the same tool worked as `{_call(item.fix)}`", [
             item.failure.ref,
             item.fix_ref,
         ]
     if isinstance(item, EditFix):
         files = ", ".join(sorted({e.path for e in item.edits}))
-        return f"{_failure(item.failure, ctx)}; after editing {files} it passed", [
+        return f"{_failure(item.failure, place)}; after editing {files} it passed", [
             item.failure.ref,
             item.rerun_ref,
         ]
     if isinstance(item, RepeatedFailure):
-        return f"{_failure(item.failure, ctx)}; failed {item.count} times, never fixed", list(item.refs)
+        return f"{_failure(item.failure, place)}; failed {item.count} times, never fixed", list(item.refs)
     if isinstance(item, Verification):
         return f"`{item.invocation.text}` passed ({item.count}x)", list(item.refs[:2])
     if isinstance(item, CreatedFiles):
@@ -96,17 +96,17 @@ def _describe(item: object, ctx: Context) -> tuple[str, list[str]] | None:
     return None
 
 
-def build(obs: SessionObservations, ctx: Context) -> Digest:
+def build(obs: SessionObservations, place: SessionPlace) -> Digest:
     """The digest of one session (empty when there is nothing worth asking about)."""
     digest = Digest()
     lines: list[str] = []
     size = 0
     for item in obs.items:
-        found = _describe(item, ctx)
+        found = _describe(item, place)
         if found is None:
             continue
         text, raws = found
-        pairs = [(raw, ctx.ref(raw)) for raw in raws if raw]
+        pairs = [(raw, place.ref(raw)) for raw in raws if raw]
         shown = [ref for _, ref in pairs]
         line = redact(f"- [ref: {', '.join(shown)}] {' '.join(text.split())}").text
         if len(lines) >= MAX_LINES or size + len(line) > MAX_DIGEST_CHARS:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from reasonlessons.capture.extract.context import Context
+from reasonlessons.capture.extract.context import SessionPlace
 from reasonlessons.capture.extract.draft import CandidateDraft
 from reasonlessons.capture.extract.llm import digest as digests
 from reasonlessons.capture.extract.llm.client import LLMError, chat
@@ -13,7 +13,7 @@ from reasonlessons.capture.extract.llm.config import LLMConfig, from_env
 from reasonlessons.capture.extract.llm.reply import ReplyError, parse_reply
 from reasonlessons.capture.reduce.observations import SessionObservations
 
-Extract = Callable[[SessionObservations, Context], list[CandidateDraft]]
+Extract = Callable[[SessionObservations, SessionPlace], list[CandidateDraft]]
 Chat = Callable[[LLMConfig, list[dict[str, str]]], str]
 
 
@@ -32,28 +32,28 @@ class LLMExtractor:
     def from_env(cls, env: Mapping[str, str], fallback: Extract) -> LLMExtractor:
         return cls(from_env(env), fallback)
 
-    def __call__(self, obs: SessionObservations, ctx: Context) -> list[CandidateDraft]:
-        digest = digests.build(obs, ctx)
+    def __call__(self, obs: SessionObservations, place: SessionPlace) -> list[CandidateDraft]:
+        digest = digests.build(obs, place)
         if digest.empty:
-            return self.fallback(obs, ctx)  # nothing observed worth a request
+            return self.fallback(obs, place)  # nothing observed worth a request
         try:
             reply = self.send(self.config, digests.messages(digest))
-            parsed = parse_reply(reply, digest, ctx)
+            parsed = parse_reply(reply, digest, place)
         except (LLMError, ReplyError) as exc:
-            return self._fall_back(obs, ctx, str(exc))
+            return self._fall_back(obs, place, str(exc))
         for why in parsed.rejected:
             self.notes.append(f"session {obs.session_id}: rejected an LLM lesson: {why}")
         if parsed.proposed and not parsed.drafts:
-            return self._fall_back(obs, ctx, "every lesson it proposed was rejected")
+            return self._fall_back(obs, place, "every lesson it proposed was rejected")
         self.used += 1
         return parsed.drafts
 
-    def _fall_back(self, obs: SessionObservations, ctx: Context, why: str) -> list[CandidateDraft]:
+    def _fall_back(self, obs: SessionObservations, place: SessionPlace, why: str) -> list[CandidateDraft]:
         self.fell_back += 1
         self.notes.append(
             f"session {obs.session_id}: LLM extractor failed ({why}); used the heuristic extractor"
         )
-        return self.fallback(obs, ctx)
+        return self.fallback(obs, place)
 
 
 EXTRACTORS = ("heuristic", "llm")

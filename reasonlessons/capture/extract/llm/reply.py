@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from reasonlessons.capture.extract import fingerprints as fpi
-from reasonlessons.capture.extract.context import Context
+from reasonlessons.capture.extract.context import SessionPlace
 from reasonlessons.capture.extract.draft import CandidateDraft, command_pattern, one_line, slug
 from reasonlessons.capture.extract.llm.digest import Digest
 from reasonlessons.errors import ReasonLessonsError
@@ -51,7 +51,7 @@ def json_object(text: str) -> dict[str, Any]:
     raise ReplyError("the reply holds no JSON object")
 
 
-def _strings(value: Any, cap: int, limit: int) -> list[str] | None:
+def _strings(value: object, cap: int, limit: int) -> list[str] | None:
     if not isinstance(value, list) or len(value) > cap:
         return None
     if not all(isinstance(v, str) and v.strip() and len(v) <= limit for v in value):
@@ -59,7 +59,7 @@ def _strings(value: Any, cap: int, limit: int) -> list[str] | None:
     return [v.strip() for v in value]
 
 
-def problem(item: Any, refs: dict[str, str]) -> str | None:
+def problem(item: object, refs: dict[str, str]) -> str | None:
     """Why one proposed lesson is unacceptable, or None."""
     if not isinstance(item, dict):
         return "not an object"
@@ -87,7 +87,7 @@ def problem(item: Any, refs: dict[str, str]) -> str | None:
     return None
 
 
-def parse_reply(text: str, digest: Digest, ctx: Context) -> Parsed:
+def parse_reply(text: str, digest: Digest, place: SessionPlace) -> Parsed:
     """Drafts from a reply; ReplyError when the reply as a whole is unusable."""
     doc = json_object(text)
     if set(doc) != {"lessons"} or not isinstance(doc["lessons"], list):
@@ -99,11 +99,11 @@ def parse_reply(text: str, digest: Digest, ctx: Context) -> Parsed:
             name = item.get("name") if isinstance(item, dict) else None
             parsed.rejected.append(f"{name or 'a lesson'}: {why}")
             continue
-        parsed.drafts.append(to_draft(item, digest, ctx))
+        parsed.drafts.append(to_draft(item, digest, place))
     return parsed
 
 
-def to_draft(item: dict[str, Any], digest: Digest, ctx: Context) -> CandidateDraft:
+def to_draft(item: dict[str, Any], digest: Digest, place: SessionPlace) -> CandidateDraft:
     """A candidate draft (source `llm`) from one accepted lesson; fingerprint inferred as capture does."""
     body = "\n".join(line.rstrip() for line in item["body"].strip().splitlines() if line.strip())
     if not body.startswith(("- ", "* ")):
@@ -112,8 +112,8 @@ def to_draft(item: dict[str, Any], digest: Digest, ctx: Context) -> CandidateDra
     invocations = [inv for c in commands if (inv := parse(c)) is not None]
     paths = _PATHISH.findall(f"{item['description']}\n{body}")
     fingerprint = fpi.merge(
-        fpi.for_paths(paths, ctx.facts),
-        *(fpi.for_invocation(inv, ctx.facts, base=ctx.base) for inv in invocations),
+        fpi.for_paths(paths, place.facts),
+        *(fpi.for_invocation(inv, place.facts, base=place.base) for inv in invocations),
     )
     patterns = [command_pattern(inv.base.split()[:3]) for inv in invocations]
     raw_refs = [digest.refs[e] for e in item["evidence"]]
@@ -124,7 +124,7 @@ def to_draft(item: dict[str, Any], digest: Digest, ctx: Context) -> CandidateDra
         kind="llm",
         fingerprint=fingerprint,
         triggers={"commands": [p for p in patterns if p], "keywords": list(item.get("keywords", []))},
-        evidence=ctx.evidence(*raw_refs),
+        evidence=place.evidence(*raw_refs),
         outcome=item["outcome"],
         source="llm",
         claims=[inv.base for inv in invocations][:3],

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from reasonlessons.capture.extract.context import Context
+from reasonlessons.capture.extract.context import SessionPlace
 from reasonlessons.capture.extract.draft import CandidateDraft
 from reasonlessons.capture.extract.fingerprints import RepoFacts
 from reasonlessons.capture.extract.heuristic import extract
@@ -32,9 +32,9 @@ SECRETS_LOG = CAPTURE / "claude-code" / "secrets.jsonl"
 SECRET = "ghp_0123456789abcdefghijABCDEFGHIJ012345"
 
 
-def session(log: Path = VITEST_LOG) -> tuple[SessionObservations, Context]:
+def session(log: Path = VITEST_LOG) -> tuple[SessionObservations, SessionPlace]:
     (obs,) = observe(log)
-    return obs, Context(obs.agent, obs.session_id, RepoFacts(NODE_REPO), cwd=obs.cwd)
+    return obs, SessionPlace(obs.agent, obs.session_id, RepoFacts(NODE_REPO), cwd=obs.cwd)
 
 
 def extractor(base_url: str, *, timeout: float = 2.0, key: str | None = "test-key") -> LLMExtractor:
@@ -56,13 +56,13 @@ def lesson_json(evidence: list[str], **over: Any) -> dict[str, Any]:
 
 
 def refs() -> list[str]:
-    obs, ctx = session()
-    return list(digests.build(obs, ctx).refs)
+    obs, place = session()
+    return list(digests.build(obs, place).refs)
 
 
 def heuristic() -> list[CandidateDraft]:
-    obs, ctx = session()
-    return extract(obs, ctx)
+    obs, place = session()
+    return extract(obs, place)
 
 
 def test_a_valid_reply_becomes_drafts_citing_the_session(llm_server: tuple[str, Script]) -> None:
