@@ -21,6 +21,7 @@ from typing import Any
 
 from reasonlessons.constants import SCOPE_CANDIDATE
 from reasonlessons.lessons.model import Lesson, as_datetime
+from reasonlessons.store import outcomes
 from reasonlessons.store.project import Entry, Project
 
 MIN_SAMPLE = 3
@@ -120,7 +121,6 @@ class Stats:
 
 def compute(project: Project) -> Stats:
     """Per-lesson statistics and the cold-vs-warm comparison for one repository."""
-    from reasonlessons.learning import lifecycle
     from reasonlessons.learning.summaries import Summaries
     from reasonlessons.recall.counters import Counters
     from reasonlessons.recall.rank import estimate_tokens
@@ -128,7 +128,7 @@ def compute(project: Project) -> Stats:
 
     state = project.loc.state_dir
     counters = Counters.load(state)
-    records = lifecycle.load(state)
+    records = outcomes.load(state)
     sessions = Summaries.load(state).sessions()
     usable = [s for s in sessions if _total(s) > 0]
     entries = [e for e in project.entries("all", check_drift=True)[0] if e.lesson.scope != SCOPE_CANDIDATE]
@@ -138,7 +138,7 @@ def compute(project: Project) -> Stats:
     for entry in entries:
         lesson = entry.lesson
         key = f"{lesson.scope}:{lesson.name}"
-        record = records.get(key) or lifecycle.Record()
+        record = records.get(key) or outcomes.Record()
         hits = counters.hits(key)
         injected = counters.tokens(key) or hits * estimate_tokens(
             lesson_text(lesson.description, lesson.body)

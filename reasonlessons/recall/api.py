@@ -19,10 +19,11 @@ from reasonlessons.constants import SCOPE_GLOBAL, TASK_TYPES
 from reasonlessons.errors import ReasonLessonsError, UsageError
 from reasonlessons.recall import bm25, rank, render
 from reasonlessons.recall.classify import classify
-from reasonlessons.recall.counters import Counters, lesson_key, load_outcome_state
+from reasonlessons.recall.counters import Counters, lesson_key
 from reasonlessons.recall.index import DocInfo, DocText, LessonIndex, file_changed
 from reasonlessons.recall.match import Query, match_triggers
 from reasonlessons.recall.result import RecalledLesson, RecallResult
+from reasonlessons.store import outcomes
 from reasonlessons.support.tokens import GENERIC, tokenize
 
 if TYPE_CHECKING:
@@ -126,11 +127,11 @@ class Recaller:
         cands, infos = self._candidates(query, task, now, seen)
         if not cands:
             return [], False
-        outcomes, deactivated = load_outcome_state(self.loc.state_dir)
+        counts, deactivated = outcomes.counts(self.loc.state_dir)
         if deactivated:  # lessons that kept failing (reasonlessons/learning/lifecycle.py)
             cands = [c for c in cands if lesson_key(c.scope, c.name) not in deactivated]
         for cand in cands:
-            cand.success, cand.failure = outcomes.get(lesson_key(cand.scope, cand.name), (0, 0))
+            cand.success, cand.failure = counts.get(lesson_key(cand.scope, cand.name), (0, 0))
         chosen: list[RecalledLesson] = []
         used = 0
         for checks, cand in enumerate(rank.fuse(cands)):

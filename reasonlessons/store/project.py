@@ -17,6 +17,7 @@ from reasonlessons.constants import (
 )
 from reasonlessons.lessons.locations import Locations
 from reasonlessons.lessons.model import Lesson
+from reasonlessons.store import outcomes
 from reasonlessons.store.scopes import BadEntry, LessonStore
 from reasonlessons.store.status import DriftCheck, status_of, superseded_names
 
@@ -112,9 +113,7 @@ class Project:
 
     def deactivated(self) -> dict[str, str]:
         """Lessons the learning loop switched off because they kept failing: `<scope>:<name>` -> why."""
-        from reasonlessons.learning.lifecycle import deactivated
-
-        return deactivated(self.loc.state_dir)
+        return outcomes.deactivated(self.loc.state_dir)
 
     @staticmethod
     def _reason(lesson: Lesson, status: str, off: dict[str, str]) -> str | None:
