@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from reasonlessons.capture import sources
 from reasonlessons.capture.checkpoint import Checkpoints, FileCheckpoint, Identity, Plan, plan
 from reasonlessons.capture.reading import READ_ERRORS, FileRead, ReadJob, SessionRead, read_sessions
 from reasonlessons.capture.report import CaptureReport, Item, Progress, ProgressCallback
-from reasonlessons.sessions import sources
 from reasonlessons.sessions.events import SessionRef
 from reasonlessons.support.atomic import locked
 
