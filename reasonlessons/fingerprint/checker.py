@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from reasonlessons import fingerprint, support
 from reasonlessons.constants import REASONIX_DIR, STATE_DIR
 from reasonlessons.errors import InvalidFingerprintError
 from reasonlessons.fingerprint import cache
@@ -240,10 +241,8 @@ class Checker:
 
     def _commit(self, entry: Entry, drift: Drift) -> dict[str, str] | None:
         if self._head is False:
-            from reasonlessons.support.gitrepo import head_token
-
             seen: list[str] = []
-            self._head = head_token(self.root, seen)
+            self._head = support.gitrepo.head_token(self.root, seen)
             if self.deps is not None:
                 for path in seen:
                     try:
@@ -257,9 +256,7 @@ class Checker:
         section = self._doc["commits"]
         if key not in section:
             if self._attributor is None:
-                from reasonlessons.fingerprint.attribution import Attributor
-
-                self._attributor = Attributor(self.root)
+                self._attributor = fingerprint.Attributor(self.root)
             if len(section) >= MAX_COMMITS_CACHED:  # answers for older HEADs are of no more use
                 for old in [k for k in section if not k.startswith(f"{self._head}\0")]:
                     del section[old]

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from reasonlessons.fingerprint.entry import Entry
+from reasonlessons.fingerprint.fields import canonical, lookup, parse_document
 from reasonlessons.fingerprint.tree import Shape
 from reasonlessons.support.hashing import Hasher, digest
 
@@ -180,8 +181,6 @@ def _too_large(size: int) -> Fact:
 
 def parse(path: str, data: bytes) -> Any:
     """The parsed document, or an unreadable Fact saying why it is not valid."""
-    from reasonlessons.fingerprint.fields import parse_document
-
     try:
         return parse_document(path, data)
     except ValueError as exc:
@@ -190,8 +189,6 @@ def parse(path: str, data: bytes) -> Any:
 
 def field_from(entry: Entry, doc: Any) -> Fact:
     """The canonical value of the entry's field in a parsed document."""
-    from reasonlessons.fingerprint.fields import canonical, lookup
-
     if isinstance(doc, Fact):
         return doc
     found, value, detail = lookup(doc, entry.field)

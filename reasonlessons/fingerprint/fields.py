@@ -9,6 +9,7 @@ import datetime as dt
 import math
 from typing import Any
 
+from reasonlessons import support
 from reasonlessons.fingerprint.entry import Segment
 
 # Canonicalizing a YAML alias bomb would never end; no real config value has this many nodes.
@@ -21,9 +22,7 @@ def parse_document(path: str, data: bytes) -> Any:
     data = data.removeprefix(b"\xef\xbb\xbf")
     try:
         if suffix == "json":
-            from reasonlessons.support import jsonio
-
-            return jsonio.loads(data)
+            return support.jsonio.loads(data)
         text = data.decode("utf-8")
         if suffix == "toml":
             import tomllib
@@ -40,10 +39,8 @@ def parse_document(path: str, data: bytes) -> Any:
 
 
 def _load_yaml(text: str) -> Any:
-    from reasonlessons.support.yamlread import safe_load
-
     try:
-        return safe_load(text)
+        return support.yamlread.safe_load(text)
     except Exception as exc:  # PyYAML is imported only when a document needs it
         import yaml
 
@@ -92,10 +89,8 @@ def _type_name(value: Any) -> str:
 
 def canonical(value: Any) -> bytes:
     """Compact sorted-key JSON of a value: equal data, equal bytes."""
-    from reasonlessons.support import jsonio
-
     try:
-        return jsonio.dumps(plain(value, [MAX_VALUE_NODES]), sort_keys=True)
+        return support.jsonio.dumps(plain(value, [MAX_VALUE_NODES]), sort_keys=True)
     except RecursionError:
         raise ValueError("has a value nested too deeply: fingerprint a smaller field") from None
 

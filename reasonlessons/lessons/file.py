@@ -7,10 +7,12 @@ import stat
 from pathlib import Path
 from typing import Any
 
+from reasonlessons import safety
 from reasonlessons.constants import MAX_LESSON_BYTES
 from reasonlessons.errors import LessonFileError
 from reasonlessons.lessons.model import Lesson, ordered_meta, schema_problems
 from reasonlessons.support.atomic import write_atomic
+from reasonlessons.support.yamlread import safe_load
 
 # Wide enough that YAML never folds a one-line description onto two lines.
 _YAML_WIDTH = 1 << 20
@@ -146,9 +148,7 @@ def render_lesson(lesson: Lesson) -> bytes:
 
     Every lesson write comes through here, so secrets are redacted here (fail closed: a rendering
     that cannot be made clean raises privacy.SecretFoundError)."""
-    from reasonlessons.safety.redact import scrub
-
-    _, text = scrub([ordered_meta(lesson.meta), _clean_body(lesson.body)], _dump)
+    _, text = safety.scrub([ordered_meta(lesson.meta), _clean_body(lesson.body)], _dump)
     return text.encode("utf-8")
 
 
@@ -239,8 +239,6 @@ def parse_lesson_meta(data: bytes, *, path: Path) -> dict[str, Any]:
 
 def _quick_meta(data: bytes) -> dict[str, Any] | None:
     import re
-
-    from reasonlessons.support.yamlread import safe_load
 
     if b"\x00" in data:
         return None

@@ -12,13 +12,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from reasonlessons.errors import ReasonLessonsError
-from reasonlessons.safety.needs import Needs, may_match
-
-if TYPE_CHECKING:
-    from reasonlessons.safety.linear_re import WordSet
+from reasonlessons.safety.linear_re import WordSet
+from reasonlessons.safety.needs import Needs, may_match, needs
 
 # (module, class) under detect_secrets.plugins.
 PLUGINS = (
@@ -64,8 +62,6 @@ class _Detector:
     """One library detector, with the literals that must appear in a line for it to match."""
 
     def __init__(self, plugin: Any) -> None:
-        from reasonlessons.safety.needs import needs
-
         self.plugin = plugin
         self.kind = _SLUG.sub("-", plugin.secret_type.lower()).strip("-")
         self.valid = getattr(plugin, "is_formally_valid", None)
@@ -99,8 +95,6 @@ def _detectors() -> tuple[tuple[_Detector, ...], _Detector, re.Pattern[str], Wor
 
 def _words(detectors: tuple[_Detector, ...]) -> WordSet:
     """Every string the detectors' prefilters ask about, lower-cased, to find in one pass."""
-    from reasonlessons.safety.linear_re import WordSet
-
     return WordSet(w.lower() for d in detectors for _, needed, _ in d.patterns for s in needed for w in s)
 
 

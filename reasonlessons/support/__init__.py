@@ -5,14 +5,15 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-# orjson costs ~20 ms to import: modules on the per-turn path import this package and reach for
-# `support.jsonio` only when they parse or write a document that needs it.
-_SUBMODULES = ("jsonio",)
+# Submodules loaded on first use, for modules on the per-turn path that need them only now and
+# then: jsonio imports orjson (~20 ms), gitrepo starts git, yamlread parses YAML; atomic writes
+# (the warm `stale` replays its answer without writing anything).
+_SUBMODULES = ("atomic", "gitrepo", "jsonio", "yamlread")
 
-__all__ = ["jsonio"]
+__all__ = ["atomic", "gitrepo", "jsonio", "yamlread"]
 
 if TYPE_CHECKING:
-    from reasonlessons.support import jsonio
+    from reasonlessons.support import atomic, gitrepo, jsonio, yamlread
 
 
 def __getattr__(name: str) -> Any:

@@ -10,10 +10,9 @@ import contextlib
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from reasonlessons.support.gitcli import Objects
+from reasonlessons.support.gitcli import Fallback, Objects, parse_commit, rev_list
 
 # Listing a commit's tree goes through Python objects; past this many entries we give up.
 MAX_TREE_ENTRIES = 50_000
@@ -102,8 +101,6 @@ class _CliTree:
         self._sha = tree
 
     def read(self, path: str) -> bytes | None:
-        from reasonlessons.support.gitcli import Fallback
-
         objects = self._history.objects()
         try:
             found = self._lookup(path)
@@ -117,8 +114,6 @@ class _CliTree:
             return self._slow().read(path)
 
     def listdir(self, path: str) -> tuple[list[str], list[str]] | None:
-        from reasonlessons.support.gitcli import Fallback
-
         try:
             found = ("tree", self._sha) if not path else self._lookup(path)
             if found is None or found[0] != "tree":
@@ -161,8 +156,6 @@ class History:
     def objects(self) -> Objects:
         """The git CLI reader (started on first use; Fallback when git cannot be started)."""
         if self._objects is None:
-            from reasonlessons.support.gitcli import Objects
-
             self._objects = Objects(self._root)
         return self._objects
 
@@ -175,8 +168,6 @@ class History:
         return self._repo
 
     def head(self) -> Commit | None:
-        from reasonlessons.support.gitcli import Fallback
-
         try:
             got = self.objects().get("HEAD", "commit")
             return None if got is None else self._commit(*got)
@@ -185,8 +176,6 @@ class History:
 
     def commits(self, path: str, limit: int) -> Iterator[Commit]:
         """Commits that touched `path` ('' for any), newest first."""
-        from reasonlessons.support.gitcli import Fallback, rev_list
-
         try:
             listed = self._revs.get((path, limit))
             if listed is None:
@@ -216,8 +205,6 @@ class History:
             self._repo = None
 
     def _commit(self, sha: str, data: bytes) -> Commit:
-        from reasonlessons.support.gitcli import Fallback, parse_commit
-
         try:
             tree, subject = parse_commit(data)
         except Fallback:

@@ -15,6 +15,8 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+from reasonlessons.support import yamlblock
+
 _OTHER = object()  # not a plain document: yaml.load decides
 _NO_KEY = object()
 
@@ -28,8 +30,6 @@ def loader() -> Any:
 
 def safe_load(text: str) -> Any:
     """`yaml.load(text, Loader=loader())`."""
-    from reasonlessons.support import yamlblock
-
     state = yamlblock.NEEDS_LOADER
     if "yaml" not in sys.modules:  # PyYAML's resolvers are as it ships them
         state, value = yamlblock.load(text, None)
