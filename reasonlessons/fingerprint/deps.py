@@ -44,3 +44,7 @@ class Deps:
         """The latest mtime or ctime among the paths seen (0 when none)."""
         times = [max(s[2], s[4]) for s in (*self.stat.values(), *self.lstat.values()) if s is not None]
         return max(times, default=0)
+
+    def racy(self, started_ns: int) -> bool:
+        """Whether a path seen changed within RACY_NS of `started_ns`, too recently to trust."""
+        return self.newest() >= started_ns - RACY_NS

@@ -1,1 +1,22 @@
 """The lesson itself: its model, its file on disk, and where the scopes live."""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+# Submodules loaded on first use, for modules on the per-turn path: recall reads lessons from its
+# index, builds a Lesson only for the few it checks for drift, and parses a lesson file (frontmatter,
+# YAML) only when one changed.
+_SUBMODULES = ("file", "model")
+
+__all__ = ["file", "model"]
+
+if TYPE_CHECKING:
+    from reasonlessons.lessons import file, model
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _SUBMODULES:
+        raise AttributeError(f"module 'reasonlessons.lessons' has no attribute {name!r}")
+    return importlib.import_module(f"reasonlessons.lessons.{name}")

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from reasonlessons import fingerprint, lessons, store
 from reasonlessons.constants import SCOPE_GLOBAL, TASK_TYPES
 from reasonlessons.errors import ReasonLessonsError, UsageError
 from reasonlessons.recall import bm25, rank, render
@@ -208,15 +209,11 @@ class Recaller:
 
     def _trusted(self, info: DocInfo) -> bool:
         """A flagged lesson is recalled only once a human trusted this very content (trust.py)."""
-        from reasonlessons.store import trust
-
-        trusted = trust.trusted_hashes(self.loc, info.scope)
-        return trusted.get(trust.key(info.scope, info.name)) == info.content
+        trusted = store.trust.trusted_hashes(self.loc, info.scope)
+        return trusted.get(store.trust.key(info.scope, info.name)) == info.content
 
     def _is_stale(self, info: DocInfo, doc: DocText) -> bool:
-        from reasonlessons.lessons.model import Lesson
-
-        lesson = Lesson(meta=doc.meta, body=doc.body, path=Path(info.path), scope=info.scope)
+        lesson = lessons.model.Lesson(meta=doc.meta, body=doc.body, path=Path(info.path), scope=info.scope)
         try:
             return bool(self._drift_check()(lesson))
         except (ReasonLessonsError, OSError, ValueError):
@@ -231,9 +228,7 @@ class Recaller:
                 self._drift = self._project.drift
                 self._checker = getattr(self._drift, "__self__", None)
             else:
-                from reasonlessons.fingerprint import Checker
-
-                self._checker = Checker(self.loc.root, state_dir=self.loc.state_dir)
+                self._checker = fingerprint.Checker(self.loc.root, state_dir=self.loc.state_dir)
                 self._drift = self._checker.drift
         return self._drift
 

@@ -8,7 +8,8 @@ milliseconds) and, when every stamp is equal and no `expires-at` has passed, pri
 without loading lessons or the checker. A run that saw a path change within the racy window stores
 nothing, so a change in the same clock tick as the check can never be missed.
 
-This module is imported on every `stale`: it imports nothing beyond the standard library's core.
+This module is imported on every `stale`: it imports nothing beyond the standard library's core;
+the atomic writer (support.atomic) is loaded when an answer is stored.
 """
 
 from __future__ import annotations
@@ -17,7 +18,11 @@ import marshal
 import os
 import sys
 import time
+from pathlib import Path
 from typing import Any
+
+from reasonlessons import __version__, support
+from reasonlessons.errors import StoreWriteError
 
 RESULT_FILE = "stale-result.marshal"
 # Bump when the printed output or the dependency rules change.
@@ -25,8 +30,6 @@ FORMAT = 1
 
 
 def _tag() -> tuple[Any, ...]:
-    from reasonlessons import __version__
-
     return ("stale-result", FORMAT, __version__, sys.implementation.cache_tag)
 
 
@@ -71,13 +74,7 @@ def store(
     outputs: dict[str, Any],
 ) -> bool:
     """Keep `outputs` for replay; False (nothing stored) when a dependency changed too recently."""
-    from pathlib import Path
-
-    from reasonlessons.errors import StoreWriteError
-    from reasonlessons.fingerprint.deps import RACY_NS
-    from reasonlessons.support.atomic import write_atomic
-
-    if deps.newest() >= started_ns - RACY_NS or not os.path.isdir(state_dir):
+    if deps.racy(started_ns) or not os.path.isdir(state_dir):
         return False
     doc = {
         "tag": _tag(),
@@ -89,7 +86,7 @@ def store(
         **outputs,
     }
     try:
-        write_atomic(Path(state_dir, RESULT_FILE), marshal.dumps(doc), durable=False)
+        support.atomic.write_atomic(Path(state_dir, RESULT_FILE), marshal.dumps(doc), durable=False)
     except StoreWriteError:
         return False
     return True

@@ -20,8 +20,11 @@ from typing import Any
 
 from reasonlessons.errors import LessonFileError, StoreWriteError
 from reasonlessons.fingerprint.deps import RACY_NS, Deps
+from reasonlessons.lessons.file import read_lesson_meta
 from reasonlessons.lessons.locations import Locations
 from reasonlessons.lessons.model import Lesson
+from reasonlessons.store.scopes import BadEntry, LessonStore
+from reasonlessons.support.atomic import write_atomic
 
 INDEX_FILE = "lesson-index.marshal"
 _TAG = ("lesson-index", 1, sys.implementation.cache_tag)
@@ -43,8 +46,6 @@ KEYS = (
 
 def files(loc: Locations, scopes: Iterable[str]) -> list[tuple[Path, str, str | None]]:
     """(path, scope, problem or None) of every entry of the scope directories, in store order."""
-    from reasonlessons.store.scopes import LessonStore
-
     store = LessonStore(loc)
     return [(file, scope, problem) for scope in scopes for file, problem in store._entries(scope)]
 
@@ -81,8 +82,6 @@ def scan(
 
     `deps` learns every scope directory and lesson file looked at. `known` holds entries parsed
     earlier in this run (`parse`); like the stored index, each is used only while its stamp holds."""
-    from reasonlessons.store.scopes import BadEntry
-
     path = loc.state_dir / INDEX_FILE
     old = _load(path)
     new: dict[str, Any] = {}
@@ -119,8 +118,6 @@ def scan(
         else:
             lessons.append(Lesson(meta=dict(hit[1]), body="", path=file, scope=scope))
     if new != old and loc.state_dir.is_dir():
-        from reasonlessons.support.atomic import write_atomic
-
         try:
             data = marshal.dumps({"tag": _TAG, "lessons": new})
         except ValueError:  # a hand-written value marshal cannot hold: store it as text
@@ -137,8 +134,6 @@ def _stamp(st: os.stat_result) -> tuple[int, int, int, int]:
 
 
 def _parsed(file: Path, stamp: tuple[int, ...]) -> tuple[Any, ...]:
-    from reasonlessons.lessons.file import read_lesson_meta
-
     try:
         return (stamp, _subset(read_lesson_meta(file)), None)
     except LessonFileError as exc:

@@ -29,6 +29,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from reasonlessons.constants import STATUS_ACTIVE
+from reasonlessons.lessons.model import Lesson
+from reasonlessons.stale import meta_cache
+from reasonlessons.store.status import status_of
 
 if TYPE_CHECKING:
     from reasonlessons.fingerprint import Checker
@@ -43,8 +46,6 @@ def split_check(
 ) -> dict[str, Any]:
     """Check half of the lessons here and, when worth it, half in a forked child whose findings go
     into `checker`; the lesson index entries parsed by either, for `lessonindex.scan(known=...)`."""
-    from reasonlessons.stale import meta_cache
-
     if not _worth_forking(loc, checker):
         return {}
     paths = [path for path, _, problem in meta_cache.files(loc, scopes) if problem is None]
@@ -75,13 +76,9 @@ def _preload() -> None:
     """Import what both processes will need once, before forking, rather than once in each."""
     import tomllib  # noqa: F401
 
-    from reasonlessons.fingerprint import fields  # noqa: F401
-
 
 def _worth_forking(loc: Locations, checker: Checker) -> bool:
-    from reasonlessons.stale.meta_cache import INDEX_FILE
-
-    cold = checker.gen == 1 or not (loc.state_dir / INDEX_FILE).is_file()
+    cold = checker.gen == 1 or not (loc.state_dir / meta_cache.INDEX_FILE).is_file()
     return (
         cold
         and sys.platform == "linux"
@@ -108,10 +105,6 @@ def _idle_processors() -> float:
 
 def _check(checker: Checker, paths: list[Path], old: dict[str, Any], now: dt.datetime) -> dict[str, Any]:
     """Read these lesson files and compute what checking them needs; their index entries."""
-    from reasonlessons.lessons.model import Lesson
-    from reasonlessons.stale import meta_cache
-    from reasonlessons.store.status import status_of
-
     index = meta_cache.parse(paths, old)
     for key, (_, meta, _) in index.items():
         if meta is None:

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from reasonlessons import fingerprint
 from reasonlessons.constants import (
     SCOPE_CANDIDATE,
     SCOPE_GLOBAL,
@@ -71,18 +72,14 @@ class Project:
         self._drift: DriftCheck | None = None
 
     def _record(self, root: Path, entries: Sequence[str]) -> dict[str, Any]:
-        from reasonlessons.fingerprint import record
-
-        recorded: dict[str, Any] = record(root, entries)
+        recorded: dict[str, Any] = fingerprint.record(root, entries)
         return recorded
 
     @property
     def drift(self) -> DriftCheck:
         """Drift of one lesson against the repository now (empty list when fresh)."""
         if self._drift is None:
-            from reasonlessons.fingerprint import Checker
-
-            checker = Checker(self.loc.root, state_dir=self.loc.state_dir)
+            checker = fingerprint.Checker(self.loc.root, state_dir=self.loc.state_dir)
             self._drift = checker.drift
         return self._drift
 

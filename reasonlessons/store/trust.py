@@ -23,9 +23,11 @@ from pathlib import Path
 from typing import Any
 
 from reasonlessons.constants import SCOPE_GLOBAL, STATE_DIR
+from reasonlessons.lessons.file import read_lesson
 from reasonlessons.lessons.locations import Locations
 from reasonlessons.lessons.model import Lesson
 from reasonlessons.store.state import load_state, save_state
+from reasonlessons.support.atomic import locked
 
 TRUST_FILE = "trust.json"
 _KIND = "trust"
@@ -243,8 +245,6 @@ def is_trusted(loc: Locations, lesson: Lesson, *, trusted: Mapping[str, str] | N
 
 def record_trust(loc: Locations, lesson: Lesson, *, now: dt.datetime, flags: list[Flag]) -> Path:
     """Remember that a human accepted this lesson's current content (flags noted for the record)."""
-    from reasonlessons.support.atomic import locked
-
     scope = lesson.scope or ""
     path = trust_path(loc, scope)
     if scope != SCOPE_GLOBAL:
@@ -262,8 +262,6 @@ def record_trust(loc: Locations, lesson: Lesson, *, now: dt.datetime, flags: lis
 
 def revoke_trust(loc: Locations, lesson: Lesson) -> bool:
     """Forget a lesson's trust; False when it was not trusted."""
-    from reasonlessons.support.atomic import locked
-
     scope = lesson.scope or ""
     path = trust_path(loc, scope)
     with locked(path.with_name("trust.lock")):
@@ -286,8 +284,6 @@ def trust_lesson(project: Any, name: str, *, scopes: tuple[str, ...], revoke: bo
 
 def accept_own(project: Any, lesson: Lesson) -> list[Flag]:
     """Trust a lesson the local user just wrote with `add` (their own words, no third party)."""
-    from reasonlessons.lessons.file import read_lesson
-
     if lesson.path is not None:
         lesson = read_lesson(lesson.path, scope=lesson.scope)  # as written: normalized and redacted
     flags = scan(lesson)
