@@ -1,1 +1,21 @@
 """Agent session logs as normalized events: one adapter per format, discovery, shell and edit parsing."""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+# Submodules loaded on first use: a capture whose logs did not change loads no adapter, and one given
+# its logs never looks for others (discovery) or explains a file it skipped (otherfiles).
+_SUBMODULES = ("adapters", "discovery", "jsonl", "otherfiles")
+
+__all__ = ["adapters", "discovery", "jsonl", "otherfiles"]
+
+if TYPE_CHECKING:
+    from reasonlessons.sessions import adapters, discovery, jsonl, otherfiles
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _SUBMODULES:
+        raise AttributeError(f"module 'reasonlessons.sessions' has no attribute {name!r}")
+    return importlib.import_module(f"reasonlessons.sessions.{name}")
