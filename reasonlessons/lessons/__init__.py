@@ -7,13 +7,13 @@ from typing import TYPE_CHECKING, Any
 
 # Submodules loaded on first use, for modules on the per-turn path: recall reads lessons from its
 # index, builds a Lesson only for the few it checks for drift, and parses a lesson file (frontmatter,
-# YAML) only when one changed.
-_SUBMODULES = ("file", "model")
+# YAML) only when one changed; a Claude Code hook needs the locations only for some events.
+_SUBMODULES = ("file", "locations", "model")
 
-__all__ = ["file", "model"]
+__all__ = ["file", "locations", "model"]
 
 if TYPE_CHECKING:
-    from reasonlessons.lessons import file, model
+    from reasonlessons.lessons import file, locations, model
 
 
 def __getattr__(name: str) -> Any:

@@ -18,7 +18,6 @@ import marshal
 import os
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
 from reasonlessons import __version__, support
@@ -74,6 +73,8 @@ def store(
     outputs: dict[str, Any],
 ) -> bool:
     """Keep `outputs` for replay; False (nothing stored) when a dependency changed too recently."""
+    from pathlib import Path  # only when storing: a replayed answer never needs pathlib
+
     if deps.racy(started_ns) or not os.path.isdir(state_dir):
         return False
     doc = {
