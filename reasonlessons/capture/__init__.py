@@ -8,8 +8,6 @@ from typing import TYPE_CHECKING, Any
 
 # Stages loaded on first use: a capture whose logs did not change reads, gates and applies nothing,
 # and starts no pool.
-_SUBMODULES = ("apply", "gates", "pool")
-
 __all__ = ["apply", "gates", "pool"]
 
 if TYPE_CHECKING:
@@ -17,6 +15,6 @@ if TYPE_CHECKING:
 
 
 def __getattr__(name: str) -> Any:
-    if name not in _SUBMODULES:
+    if name not in __all__:
         raise AttributeError(f"module 'reasonlessons.capture' has no attribute {name!r}")
     return importlib.import_module(f"reasonlessons.capture.{name}")

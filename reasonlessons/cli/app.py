@@ -8,6 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
+from reasonlessons import store
 from reasonlessons.errors import UsageError
 from reasonlessons.support import jsonio
 
@@ -39,10 +40,8 @@ JsonOption = Annotated[
 
 
 def open_project(repo: Path | None) -> Any:
-    """The Project for `--repo` (imported lazily so `--help` stays fast)."""
-    from reasonlessons.store.project import open_project as _open
-
-    return _open(repo)
+    """The Project for `--repo` (the store loads when a command runs, so `--help` stays fast)."""
+    return store.project.open_project(repo)
 
 
 def print_json(obj: Any) -> None:

@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from reasonlessons.cli.app import JsonOption, RepoOption, app
+from reasonlessons.cli.fast.capture import run
 from reasonlessons.constants import EXIT_OK
 
 
@@ -46,8 +47,6 @@ def capture(
     repo: RepoOption = None,
 ) -> None:
     """Read session logs and write new candidate lessons; re-running on the same logs writes nothing."""
-    from reasonlessons.cli.fast.capture import run
-
     code = run(repo, list(logs or []), agent=agent, as_json=json, extractor=extractor, jobs=jobs)
     if code != EXIT_OK:
         raise typer.Exit(code)

@@ -12,8 +12,11 @@ from typing import Annotated
 
 import typer
 
+from reasonlessons import integrations
 from reasonlessons.cli.app import JsonOption, RepoOption, app, open_project, print_json, say, warn
 from reasonlessons.cli.fast.hook import HELP as HOOK_HELP
+from reasonlessons.cli.fast.hook import run
+from reasonlessons.cli.interop import export_format
 from reasonlessons.errors import UsageError
 
 
@@ -25,8 +28,6 @@ def hook(
     repo: RepoOption = None,
 ) -> None:
     """Answer one agent hook (JSON on stdin): inject lessons, warn of loops, capture at session end."""
-    from reasonlessons.cli.fast.hook import run
-
     code = run(agent, budget=budget, wait=wait, repo=str(repo) if repo is not None else None)
     if code:
         raise typer.Exit(code)
@@ -48,13 +49,13 @@ def install(
     repo: RepoOption = None,
 ) -> None:
     """Merge the reasonlessons hooks into the repository's Claude Code settings, keeping the rest."""
-    from reasonlessons.integrations.claude_install import DEFAULT_COMMAND
-    from reasonlessons.integrations.claude_install import install as run_install
-
     if agent != "claude-code":
         raise UsageError(f"unknown agent {agent!r}; use claude-code")
-    report = run_install(
-        open_project(repo).loc.root, command=command or DEFAULT_COMMAND, local=local, uninstall=uninstall
+    report = integrations.claude_install.install(
+        open_project(repo).loc.root,
+        command=command or integrations.claude_install.DEFAULT_COMMAND,
+        local=local,
+        uninstall=uninstall,
     )
     if json:
         print_json(report.to_json())
@@ -90,16 +91,14 @@ def export(
     repo: RepoOption = None,
 ) -> None:
     """Write fresh lessons where Reasonix v2 loads them (memory facts), or as AIP-11/Claude/Cursor files."""
-    from reasonlessons.integrations.reasonix_export import export_reasonix
-
     if target in ("aip11", "claude-rules", "cursor-rules"):  # reasonlessons/interop/, docs/interop.md
-        from reasonlessons.cli.interop import export_format
-
         export_format(target, out=out, scope=scope or "project", json=json, repo=repo)
         return
     if target != "reasonix":
         raise UsageError(f"unknown export target {target!r}; use reasonix, aip11, claude-rules, cursor-rules")
-    report = export_reasonix(open_project(repo), scope=scope or "all", skills=skills)
+    report = integrations.reasonix_export.export_reasonix(
+        open_project(repo), scope=scope or "all", skills=skills
+    )
     if json:
         print_json(report.to_json())
         return
@@ -118,6 +117,4 @@ def export(
 @app.command()
 def mcp(repo: RepoOption = None) -> None:
     """Serve the lessons as MCP tools over stdio (needs: pip install 'reasonlessons[mcp]')."""
-    from reasonlessons.integrations.mcp_server import serve
-
-    serve(repo)
+    integrations.mcp_server.serve(repo)

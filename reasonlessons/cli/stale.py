@@ -6,7 +6,9 @@ from typing import Annotated
 
 import typer
 
+import reasonlessons.stale
 from reasonlessons.cli.app import JsonOption, RepoOption, app, open_project, say
+from reasonlessons.cli.fast.stale import stale_main
 from reasonlessons.constants import EXIT_OK
 
 
@@ -19,8 +21,6 @@ def stale(
     repo: RepoOption = None,
 ) -> None:
     """List stale lessons and why: each drifted fingerprint entry, was → now, and the commit."""
-    from reasonlessons.cli.fast.stale import stale_main
-
     code = stale_main(repo, check=check, as_json=json)
     if code != EXIT_OK:
         raise typer.Exit(code)
@@ -35,9 +35,7 @@ def refresh(
     repo: RepoOption = None,
 ) -> None:
     """Re-record fingerprint values after a human confirmed the lesson still holds."""
-    from reasonlessons.stale.scan import refresh as run_refresh
-
-    lessons = run_refresh(open_project(repo), name, all=all_)
+    lessons = reasonlessons.stale.scan.refresh(open_project(repo), name, all=all_)
     for lesson in lessons:
         say(f"refreshed {lesson.name} ({lesson.path})")
     if all_:

@@ -18,16 +18,29 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-# The hook's per-event modules, loaded when their event comes (see claude_hook.py).
-_SUBMODULES = ("claude_capture", "claude_loops", "claude_recall")
-
-__all__ = ["claude_capture", "claude_loops", "claude_recall"]
+# Loaded on first use: the hook's per-event modules when their event comes (see claude_hook.py),
+# the others when their command runs (so `reasonlessons --help` does not load them).
+__all__ = [
+    "claude_capture",
+    "claude_install",
+    "claude_loops",
+    "claude_recall",
+    "mcp_server",
+    "reasonix_export",
+]
 
 if TYPE_CHECKING:
-    from reasonlessons.integrations import claude_capture, claude_loops, claude_recall
+    from reasonlessons.integrations import (
+        claude_capture,
+        claude_install,
+        claude_loops,
+        claude_recall,
+        mcp_server,
+        reasonix_export,
+    )
 
 
 def __getattr__(name: str) -> Any:
-    if name not in _SUBMODULES:
+    if name not in __all__:
         raise AttributeError(f"module 'reasonlessons.integrations' has no attribute {name!r}")
     return importlib.import_module(f"reasonlessons.integrations.{name}")

@@ -8,8 +8,6 @@ from typing import TYPE_CHECKING, Any
 # Submodules loaded on first use, for modules on the per-turn path: recall reads lessons from its
 # index, builds a Lesson only for the few it checks for drift, and parses a lesson file (frontmatter,
 # YAML) only when one changed; a Claude Code hook needs the locations only for some events.
-_SUBMODULES = ("file", "locations", "model")
-
 __all__ = ["file", "locations", "model"]
 
 if TYPE_CHECKING:
@@ -17,6 +15,6 @@ if TYPE_CHECKING:
 
 
 def __getattr__(name: str) -> Any:
-    if name not in _SUBMODULES:
+    if name not in __all__:
         raise AttributeError(f"module 'reasonlessons.lessons' has no attribute {name!r}")
     return importlib.import_module(f"reasonlessons.lessons.{name}")

@@ -9,8 +9,6 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 # Loaded on first use: the loop notice of the PostToolUse hook quotes the call through render.py.
-_SUBMODULES = ("render",)
-
 __all__ = ["render"]
 
 if TYPE_CHECKING:
@@ -18,6 +16,6 @@ if TYPE_CHECKING:
 
 
 def __getattr__(name: str) -> Any:
-    if name not in _SUBMODULES:
+    if name not in __all__:
         raise AttributeError(f"module 'reasonlessons.recall' has no attribute {name!r}")
     return importlib.import_module(f"reasonlessons.recall.{name}")

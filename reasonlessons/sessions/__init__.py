@@ -7,8 +7,6 @@ from typing import TYPE_CHECKING, Any
 
 # Submodules loaded on first use: a capture whose logs did not change loads no adapter, and one given
 # its logs never looks for others (discovery) or explains a file it skipped (otherfiles).
-_SUBMODULES = ("adapters", "discovery", "jsonl", "otherfiles")
-
 __all__ = ["adapters", "discovery", "jsonl", "otherfiles"]
 
 if TYPE_CHECKING:
@@ -16,6 +14,6 @@ if TYPE_CHECKING:
 
 
 def __getattr__(name: str) -> Any:
-    if name not in _SUBMODULES:
+    if name not in __all__:
         raise AttributeError(f"module 'reasonlessons.sessions' has no attribute {name!r}")
     return importlib.import_module(f"reasonlessons.sessions.{name}")

@@ -8,8 +8,6 @@ from typing import TYPE_CHECKING, Any
 # Submodules loaded on first use, for modules on the per-turn path that need them only now and
 # then: jsonio imports orjson (~20 ms), gitrepo starts git, yamlread parses YAML; atomic writes
 # (the warm `stale` replays its answer without writing anything).
-_SUBMODULES = ("atomic", "gitrepo", "jsonio", "yamlread")
-
 __all__ = ["atomic", "gitrepo", "jsonio", "yamlread"]
 
 if TYPE_CHECKING:
@@ -17,6 +15,6 @@ if TYPE_CHECKING:
 
 
 def __getattr__(name: str) -> Any:
-    if name not in _SUBMODULES:
+    if name not in __all__:
         raise AttributeError(f"module 'reasonlessons.support' has no attribute {name!r}")
     return importlib.import_module(f"reasonlessons.support.{name}")

@@ -6,8 +6,6 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 # Loaded on first use, when a session is read (reasonlessons/capture/reading.py).
-_SUBMODULES = ("heuristic",)
-
 __all__ = ["heuristic"]
 
 if TYPE_CHECKING:
@@ -15,6 +13,6 @@ if TYPE_CHECKING:
 
 
 def __getattr__(name: str) -> Any:
-    if name not in _SUBMODULES:
+    if name not in __all__:
         raise AttributeError(f"module 'reasonlessons.capture.extract' has no attribute {name!r}")
     return importlib.import_module(f"reasonlessons.capture.extract.{name}")
