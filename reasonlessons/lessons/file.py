@@ -148,7 +148,7 @@ def render_lesson(lesson: Lesson) -> bytes:
 
     Every lesson write comes through here, so secrets are redacted here (fail closed: a rendering
     that cannot be made clean raises privacy.SecretFoundError)."""
-    _, text = safety.scrub([ordered_meta(lesson.meta), _clean_body(lesson.body)], _dump)
+    _, text = safety.redact.scrub([ordered_meta(lesson.meta), _clean_body(lesson.body)], _dump)
     return text.encode("utf-8")
 
 

@@ -190,8 +190,8 @@ def _insert(conn: sqlite3.Connection, path: Path, scope: str, sig: str) -> int |
     flags = ",".join(flag.code for flag in store.trust.scan(lesson))
     content = store.trust.lesson_hash(lesson) if flags else ""
     description, body = lesson.description, lesson.body
-    if safety.find_secrets(f"{description}\n\x00\n{body}"):  # one scan for the usual clean lesson
-        description, body = safety.redact(description).text, safety.redact(body).text
+    if safety.redact.find_secrets(f"{description}\n\x00\n{body}"):  # one scan for the usual clean lesson
+        description, body = safety.redact.redact(description).text, safety.redact.redact(body).text
     terms = document_terms(lesson.name, description, body)
     dl = sum(terms.values())
     expires = lesson.expires_at

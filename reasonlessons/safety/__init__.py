@@ -5,34 +5,15 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-# Redaction compiles its pattern table on import: modules on the per-turn path (recall, state
-# documents) import this package and reach for these names only when they write or index a lesson.
-_EXPORTS = {
-    "SecretFoundError": "reasonlessons.safety.redact",
-    "assert_clean": "reasonlessons.safety.redact",
-    "find_secrets": "reasonlessons.safety.redact",
-    "redact": "reasonlessons.safety.redact",
-    "redact_value": "reasonlessons.safety.redact",
-    "scrub": "reasonlessons.safety.redact",
-}
-
-__all__ = ["SecretFoundError", "assert_clean", "find_secrets", "redact", "redact_value", "scrub"]
+# Loaded on first use: redaction compiles its pattern table on import, and modules on the per-turn
+# path (recall, state documents, lesson files) need it only when they write or index a lesson.
+__all__ = ["redact"]
 
 if TYPE_CHECKING:
-    from reasonlessons.safety.redact import (
-        SecretFoundError,
-        assert_clean,
-        find_secrets,
-        redact,
-        redact_value,
-        scrub,
-    )
+    from reasonlessons.safety import redact
 
 
 def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
+    if name not in __all__:
         raise AttributeError(f"module 'reasonlessons.safety' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+    return importlib.import_module(f"reasonlessons.safety.{name}")

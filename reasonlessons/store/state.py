@@ -35,7 +35,7 @@ def load_state(path: Path, *, kind: str) -> dict[str, Any]:
 def save_state(path: Path, data: dict[str, Any], *, kind: str) -> None:
     """Write a state document atomically with its kind and schema version, secrets redacted."""
     doc = {"kind": kind, "version": STATE_SCHEMA_VERSION, "data": data}
-    _, text = safety.scrub(doc, _dump, line_bound=True)  # _dump: indented JSON, one item per line
+    _, text = safety.redact.scrub(doc, _dump, line_bound=True)  # _dump: indented JSON, one item per line
     write_atomic(path, text.encode("utf-8"))
 
 
