@@ -73,13 +73,15 @@ def capture(
     if files and _all_unchanged(project, files, agent):
         report.files = report.unchanged = len(files)
         return report  # the common re-run: no adapter loaded, no lock taken, nothing read
-    chosen = None if agent == "auto" else sessions.adapters.get(agent)  # raises a usage error early
+    chosen = (
+        None if agent == "auto" else reasonlessons.capture.adapters.get(agent)
+    )  # raises a usage error early
     if paths:
         refs = sources.explicit(
             paths, chosen, lambda what, why: report.skipped.append(Item(what, reason=why))
         )
     else:
-        refs = [(ref, sessions.adapters.get(ref.agent)) for ref in discovered or []]
+        refs = [(ref, reasonlessons.capture.adapters.get(ref.agent)) for ref in discovered or []]
     logs = [_Log(ref, adapter) for ref, adapter in refs]
     report.files = len(logs)
     if not logs:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from reasonlessons import capture, sessions
+from reasonlessons import capture
 from reasonlessons.capture import extract, reduce
 from reasonlessons.capture.extract.context import Context
 from reasonlessons.capture.extract.fingerprints import RepoFacts
@@ -82,7 +82,7 @@ def read_sessions(
     if job.extract and facts is None:
         facts = RepoFacts(Path(job.root))
 
-    adapter = sessions.adapters.get(job.agent)
+    adapter = capture.adapters.get(job.agent)
     stats, seen, captured = into.stats, into.seen, job.captured
     reducer: SessionReducer | None = None
     trace: SessionTrace | None = None

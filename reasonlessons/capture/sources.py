@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from reasonlessons import sessions
+from reasonlessons import capture, sessions
 from reasonlessons.sessions.events import SessionRef
 
 if TYPE_CHECKING:
@@ -55,7 +55,7 @@ def explicit(
         if not path.exists():
             skip(str(given), "no such file or directory")
             continue
-        adapter = chosen or sessions.adapters.detect(path)
+        adapter = chosen or capture.adapters.detect(path)
         if path.is_dir() and (adapter is None or not adapter.sniff(b"", path)):
             found.extend(explicit(_walk(path), chosen, skip))
         elif adapter is None:
@@ -68,7 +68,7 @@ def explicit(
 def _why_skipped(path: Path) -> str:
     if _companion(path):
         return "a companion file, read with its event log"
-    known = ", ".join(sessions.adapters.names())
+    known = ", ".join(capture.adapters.names())
     return sessions.otherfiles.why_not_a_log(path) or f"not a session log of a known agent ({known})"
 
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-# Submodules loaded on first use: a capture whose logs did not change loads no adapter, and one given
-# its logs never looks for others (discovery) or explains a file it skipped (otherfiles).
-__all__ = ["adapters", "discovery", "jsonl", "otherfiles"]
+# Submodules loaded on first use: a capture given its logs never looks for others (discovery) or
+# explains a file it skipped (otherfiles), and one whose logs did not change reads none (jsonl).
+__all__ = ["discovery", "jsonl", "otherfiles"]
 
 if TYPE_CHECKING:
-    from reasonlessons.sessions import adapters, discovery, jsonl, otherfiles
+    from reasonlessons.sessions import discovery, jsonl, otherfiles
 
 
 def __getattr__(name: str) -> Any:
