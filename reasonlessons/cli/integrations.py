@@ -1,6 +1,6 @@
 """Agent integrations on the command line: hook, install, export, mcp.
 
-`hook` is listed here for `--help` and docs only: `__main__` sends it to the argparse fast path
+`hook` is listed here for `--help` and docs only: `cli.fast.dispatch` sends it to the argparse fast path
 (reasonlessons/cli/fast/hook.py) before Typer is imported, and this command calls the same
 `run()`, so both print the same bytes and keep the same exit-code contract.
 """

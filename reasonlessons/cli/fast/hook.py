@@ -1,6 +1,6 @@
 """`reasonlessons hook claude-code`: the command Claude Code runs around every prompt and tool call.
 
-`__main__` dispatches here before importing Typer (the Typer `hook` command, for `--help` listings
+`dispatch` sends it here before importing Typer (the Typer `hook` command, for `--help` listings
 and docs, calls `run()` too). The contract with Claude Code (docs/integrations.md):
 
 * read the hook input from stdin (at most 2 MiB; more, or anything that is not a JSON object,

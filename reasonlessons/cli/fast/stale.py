@@ -1,6 +1,6 @@
 """`reasonlessons stale` without Typer: it runs before every agent turn.
 
-`__main__` tries `try_run` first; anything it does not recognise (help, typos, other commands) goes to
+`dispatch` tries `try_run` first; anything it does not recognise (help, typos, other commands) goes to
 the full CLI. The Typer `stale` command calls `stale_main` too, so both paths print the same bytes.
 `stale_main` first asks `reasonlessons.stale.answer_cache` whether the last answer still holds; only when
 it does not does it import the lesson and fingerprint machinery.
