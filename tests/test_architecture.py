@@ -158,9 +158,7 @@ def test_lazy_imports_only_in_fast_paths_and_package_inits() -> None:
     offenders = [
         f"{imp.source}:{imp.line} imports {imp.target} inside a function"
         for imp in IMPORTS
-        if imp.lazy
-        and not _is_package(imp.source)
-        and not imp.source.startswith(LAZY_ALLOWED_UNDER)
+        if imp.lazy and not _is_package(imp.source) and not imp.source.startswith(LAZY_ALLOWED_UNDER)
     ]
     assert not offenders, "\n".join(offenders)
 
