@@ -73,7 +73,8 @@ def split_check(
 
 
 def _preload() -> None:
-    """Import what both processes will need once, before forking, rather than once in each."""
+    """Import what both processes will need once, before forking, rather than once in each (the
+    field parsers, fingerprint/fields.py, came with the checker; TOML's is loaded only when used)."""
     import tomllib  # noqa: F401
 
 
