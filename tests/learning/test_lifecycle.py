@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 import json
 from collections.abc import Callable
@@ -48,9 +47,7 @@ def test_apply_writes_the_document_recall_reads(tmp_path: Path) -> None:
     assert off == {"project:a"}
     assert "project:a" in outcomes.deactivated(tmp_path)
     # Another writer of the document keeps the learning loop's keys.
-    outcomes.update(
-        tmp_path, lock, lambda got: {"project:a": dataclasses.replace(got["project:a"], success=1)}
-    )
+    outcomes.update(tmp_path, lock, lambda got: {"project:a": got["project:a"]._replace(success=1)})
     assert outcomes.load(tmp_path)["project:a"].deactivated
     assert outcomes.counts(tmp_path)[0]["project:a"] == (1, 3)
 

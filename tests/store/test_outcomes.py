@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -13,9 +12,7 @@ from reasonlessons.store.outcomes import OUTCOMES_FILE, Record
 def _count(state: Path, lock: Path, key: str, *, success: bool) -> None:
     def change(records: Mapping[str, Record]) -> dict[str, Record]:
         old = records.get(key) or Record()
-        return {
-            key: dataclasses.replace(old, success=old.success + success, failure=old.failure + (not success))
-        }
+        return {key: old._replace(success=old.success + success, failure=old.failure + (not success))}
 
     outcomes.update(state, lock, change)
 
