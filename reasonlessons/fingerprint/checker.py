@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from reasonlessons import fingerprint, support
+from reasonlessons import fingerprint
 from reasonlessons.constants import REASONIX_DIR, STATE_DIR
 from reasonlessons.errors import InvalidFingerprintError
 from reasonlessons.fingerprint import cache
@@ -52,6 +52,7 @@ from reasonlessons.fingerprint.facts import (
 from reasonlessons.fingerprint.globs import compile_glob
 from reasonlessons.fingerprint.tree import DirIndex, Unreadable, parent_of
 from reasonlessons.lessons.model import Lesson
+from reasonlessons.support.githead import head_token
 
 MAX_COMMITS_CACHED = 512
 # Our own state dir is never walked: it is git-ignored, and every run writes to it.
@@ -242,7 +243,7 @@ class Checker:
     def _commit(self, entry: Entry, drift: Drift) -> dict[str, str] | None:
         if self._head is False:
             seen: list[str] = []
-            self._head = support.gitrepo.head_token(self.root, seen)
+            self._head = head_token(self.root, seen)
             if self.deps is not None:
                 for path in seen:
                     try:

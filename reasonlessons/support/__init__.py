@@ -6,12 +6,12 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 # Submodules loaded on first use, for modules on the per-turn path that need them only now and
-# then: jsonio imports orjson (~20 ms), gitrepo starts git, yamlread parses YAML; atomic writes
-# (the warm `stale` replays its answer without writing anything).
-__all__ = ["atomic", "gitrepo", "jsonio", "yamlread"]
+# then: jsonio imports orjson (~20 ms), yamlread is needed only to parse a changed lesson or config
+# file, atomic only to write (the warm `stale` replays its answer without writing anything).
+__all__ = ["atomic", "jsonio", "yamlread"]
 
 if TYPE_CHECKING:
-    from reasonlessons.support import atomic, gitrepo, jsonio, yamlread
+    from reasonlessons.support import atomic, jsonio, yamlread
 
 
 def __getattr__(name: str) -> Any:

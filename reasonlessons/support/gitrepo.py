@@ -7,51 +7,15 @@ functions return None instead of raising, because an explanation must never brea
 from __future__ import annotations
 
 import contextlib
-import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from reasonlessons.support.gitcli import Fallback, Objects, parse_commit, rev_list
+from reasonlessons.support.githead import head_token
 
 # Listing a commit's tree goes through Python objects; past this many entries we give up.
 MAX_TREE_ENTRIES = 50_000
-
-
-def head_token(root: str, seen: list[str] | None = None) -> str | None:
-    """The commit id HEAD points to, read from `.git` without starting git; None when unknown.
-
-    Every file consulted (or looked for) is appended to `seen`, so callers can tell when HEAD moves."""
-    seen = [] if seen is None else seen
-
-    def read(path: str) -> str | None:
-        seen.append(path)
-        try:
-            with open(path, encoding="utf-8") as handle:
-                return handle.read(1 << 22).strip()
-        except (OSError, UnicodeDecodeError):
-            return None
-
-    git_dir = os.path.join(root, ".git")
-    if os.path.isfile(git_dir):  # a linked work tree or submodule: `gitdir: <path>`
-        pointer = read(git_dir) or ""
-        if not pointer.startswith("gitdir:"):
-            return None
-        git_dir = os.path.join(root, pointer[len("gitdir:") :].strip())
-    head = read(os.path.join(git_dir, "HEAD"))
-    if not head or not head.startswith("ref:"):
-        return head or None
-    ref = head[len("ref:") :].strip()
-    common = os.path.join(git_dir, read(os.path.join(git_dir, "commondir")) or ".")
-    for base in (git_dir, common):
-        sha = read(os.path.join(base, ref))
-        if sha:
-            return sha
-    for line in (read(os.path.join(common, "packed-refs")) or "").splitlines():
-        sha, _, name = line.partition(" ")
-        if name == ref:
-            return sha
-    return None
 
 
 @dataclass(frozen=True)
