@@ -7,12 +7,11 @@ import stat
 from pathlib import Path
 from typing import Any
 
-from reasonlessons import safety
+from reasonlessons import safety, support
 from reasonlessons.constants import MAX_LESSON_BYTES
 from reasonlessons.errors import LessonFileError
 from reasonlessons.lessons.model import Lesson, ordered_meta, schema_problems
 from reasonlessons.support.atomic import write_atomic
-from reasonlessons.support.yamlread import safe_load
 
 # Wide enough that YAML never folds a one-line description onto two lines.
 _YAML_WIDTH = 1 << 20
@@ -258,7 +257,8 @@ def _quick_meta(data: bytes) -> dict[str, Any] | None:
     if len(parts) != 3:
         return None
     try:
-        meta = safe_load(parts[1])  # what frontmatter.loads gets from yaml.load, with libyaml's loader
+        # What frontmatter.loads gets from yaml.load, with libyaml's loader.
+        meta = support.yamlread.safe_load(parts[1])
     except Exception:  # noqa: BLE001 (parse_lesson reports it, whatever it is)
         return None
     if (
