@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from reasonlessons.constants import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
+
+if TYPE_CHECKING:  # pathlib costs the per-turn hooks, which import this module, more than their work
+    from pathlib import Path
 
 
 class ReasonLessonsError(Exception):

@@ -14,6 +14,7 @@ from reasonlessons.capture.reading import SessionRead
 from reasonlessons.capture.reduce.observations import SessionObservations
 from reasonlessons.capture.report import CaptureReport, Item
 from reasonlessons.capture.writer import CandidateWriter
+from reasonlessons.learning.loop import SessionLearner
 from reasonlessons.store.project import Project
 
 # The heuristic `extract`, or another with its signature (the LLM extractor in capture/extract/llm/).
@@ -32,8 +33,6 @@ class CandidateMaker:
         now: dt.datetime | None = None,
         extractor: Extractor | None = None,
     ) -> None:
-        from reasonlessons.learning.loop import SessionLearner
-
         self.report = report
         self.writer = CandidateWriter(project)
         self.facts = RepoFacts(project.loc.root)

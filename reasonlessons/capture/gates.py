@@ -17,7 +17,9 @@ from reasonlessons.capture.dedupe import as_lesson, find_duplicate
 from reasonlessons.capture.extract.draft import CandidateDraft
 from reasonlessons.capture.reduce.observations import SessionObservations
 from reasonlessons.constants import NAME_RE
+from reasonlessons.fingerprint import check_entry
 from reasonlessons.lessons.model import OUTCOMES
+from reasonlessons.safety import linear_re
 from reasonlessons.safety.redact import assert_clean, find_secrets, holds_secret, redact, redact_value
 from reasonlessons.safety.secretscan import ScannerUnavailableError
 
@@ -37,8 +39,6 @@ def session_skip_reason(obs: SessionObservations, *, complete: bool) -> str | No
 
 def problem(draft: CandidateDraft) -> str | None:
     """What makes a draft unwritable, or None."""
-    from reasonlessons.fingerprint import check_entry
-
     if not NAME_RE.match(draft.name):
         return f"invalid name {draft.name!r}"
     if not draft.description.strip() or "\n" in draft.description.strip():
@@ -55,9 +55,7 @@ def problem(draft: CandidateDraft) -> str | None:
 
 @lru_cache(maxsize=1024)
 def _pattern_problem(pattern: str) -> str | None:
-    from reasonlessons.safety.linear_re import problem
-
-    return problem(pattern)
+    return linear_re.problem(pattern)
 
 
 def _clean_triggers(triggers: dict[str, list[str]]) -> dict[str, list[str]]:

@@ -15,10 +15,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import reasonlessons.capture
+from reasonlessons import sessions
+from reasonlessons.capture import sources
 from reasonlessons.capture.checkpoint import Checkpoints, FileCheckpoint, Identity, Plan, plan
 from reasonlessons.capture.reading import READ_ERRORS, FileRead, ReadJob, SessionRead, read_sessions
 from reasonlessons.capture.report import CaptureReport, Item, Progress, ProgressCallback
-from reasonlessons.sessions import sources
 from reasonlessons.sessions.events import SessionRef
 from reasonlessons.support.atomic import locked
 
@@ -71,15 +73,15 @@ def capture(
     if files and _all_unchanged(project, files, agent):
         report.files = report.unchanged = len(files)
         return report  # the common re-run: no adapter loaded, no lock taken, nothing read
-    from reasonlessons.sessions import adapters
-
-    chosen = None if agent == "auto" else adapters.get(agent)  # raises a usage error early
+    chosen = (
+        None if agent == "auto" else reasonlessons.capture.adapters.get(agent)
+    )  # raises a usage error early
     if paths:
         refs = sources.explicit(
             paths, chosen, lambda what, why: report.skipped.append(Item(what, reason=why))
         )
     else:
-        refs = [(ref, adapters.get(ref.agent)) for ref in discovered or []]
+        refs = [(ref, reasonlessons.capture.adapters.get(ref.agent)) for ref in discovered or []]
     logs = [_Log(ref, adapter) for ref, adapter in refs]
     report.files = len(logs)
     if not logs:
@@ -164,8 +166,7 @@ class _Run:
 
     def _read_ahead(self, logs: list[_Log], jobs: int | None, env: Mapping[str, str]) -> ReadAhead | None:
         """A pool reading the logs with new bytes, when the run is big enough (capture/pool.py)."""
-        from reasonlessons.capture import pool
-
+        pool = reasonlessons.capture.pool
         todo = [log for log in logs if log.todo]
         workers = pool.workers_for([log.todo for log in todo], jobs, env)
         if not workers:
@@ -199,9 +200,9 @@ class _Run:
     def maker(self) -> CandidateMaker:
         """What turns sessions into candidates; loaded only when some log has something new."""
         if self._maker is None:
-            from reasonlessons.capture.apply import CandidateMaker
-
-            self._maker = CandidateMaker(self.project, self.report, now=self.now, extractor=self.extractor)
+            self._maker = reasonlessons.capture.apply.CandidateMaker(
+                self.project, self.report, now=self.now, extractor=self.extractor
+            )
         return self._maker
 
     def _tick(self, path: Path | None, read: int) -> None:
@@ -262,11 +263,9 @@ class _Run:
         )
 
     def _idle(self, log: _Log) -> bool:
-        from reasonlessons.sessions.jsonl import is_idle
-
         target = log.ref.path / "events.frames" if log.ref.path.is_dir() else log.ref.path
         try:
-            return is_idle(target, self.now, self.idle)
+            return sessions.jsonl.is_idle(target, self.now, self.idle)
         except OSError:
             return False
 

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from reasonlessons import capture
+from reasonlessons.capture import extract, reduce
 from reasonlessons.capture.extract.context import SessionPlace
 from reasonlessons.capture.extract.fingerprints import RepoFacts
 from reasonlessons.capture.reduce.observations import SessionObservations
@@ -77,13 +79,10 @@ def read_sessions(
     go to `into`; `tick(bytes read)` is called every PROGRESS_EVERY events; `facts` are the
     repository's, for the extractor (read afresh when not given). Raises READ_ERRORS.
     """
-    from reasonlessons.capture.reduce.reducer import SessionReducer
-    from reasonlessons.sessions import adapters
-
     if job.extract and facts is None:
         facts = RepoFacts(Path(job.root))
 
-    adapter = adapters.get(job.agent)
+    adapter = capture.adapters.get(job.agent)
     stats, seen, captured = into.stats, into.seen, job.captured
     reducer: SessionReducer | None = None
     trace: SessionTrace | None = None
@@ -110,7 +109,7 @@ def read_sessions(
         if switch:
             if reducer is not None and trace is not None:
                 yield _finished(reducer, trace, facts)
-            reducer = SessionReducer(adapter.name, sid, root=job.root)
+            reducer = reduce.reducer.SessionReducer(adapter.name, sid, root=job.root)
             trace = SessionTrace(event.agent, sid, root=job.root)
             switch = False
         assert reducer is not None
@@ -123,14 +122,11 @@ def read_sessions(
 
 def _finished(reducer: SessionReducer, trace: SessionTrace, facts: RepoFacts | None) -> SessionRead:
     """The session with its drafts: extraction is pure, so it runs where the reading does."""
-    from reasonlessons.capture import gates
-    from reasonlessons.capture.extract.heuristic import extract
-
     read = SessionRead(reducer.finish(), trace)
-    if facts is not None and gates.session_skip_reason(read.obs, complete=True) is None:
+    if facts is not None and capture.gates.session_skip_reason(read.obs, complete=True) is None:
         place = SessionPlace(read.obs.agent, read.obs.session_id, facts, cwd=read.obs.cwd)
-        drafts, read.dropped = gates.prepare(extract(read.obs, place))
-        read.drafts = gates.check_all(drafts)  # redaction is the costly part
+        drafts, read.dropped = capture.gates.prepare(extract.heuristic.extract(read.obs, place))
+        read.drafts = capture.gates.check_all(drafts)  # redaction is the costly part
     return read
 
 

@@ -14,14 +14,17 @@ from typing import Any
 
 from reasonlessons.capture.dedupe import find_duplicate
 from reasonlessons.capture.extract.draft import CandidateDraft
+from reasonlessons.capture.extract.fingerprints import RepoFacts
 from reasonlessons.capture.gates import Checked, clean, clean_evidence, merge_evidence, merge_outcome
 from reasonlessons.constants import SCOPE_CANDIDATE
 from reasonlessons.errors import LessonFileError
-from reasonlessons.lessons.file import render_lesson
+from reasonlessons.fingerprint import record
+from reasonlessons.lessons.file import read_lesson, render_lesson
 from reasonlessons.lessons.model import Lesson
-from reasonlessons.safety.redact import SecretFoundError, assert_clean
+from reasonlessons.safety.redact import SecretFoundError, assert_clean, find_secrets
 from reasonlessons.store.project import Project
 from reasonlessons.store.state import load_state, save_state
+from reasonlessons.support import jsonio
 
 EVIDENCE_STATE = "capture-evidence.json"
 _KIND = "capture-evidence"
@@ -112,10 +115,6 @@ class CandidateWriter:
 
     def _clean_fingerprint(self, entries: list[str]) -> list[str]:
         """Drop entries whose current value looks secret: their short values get recorded in the file."""
-        from reasonlessons.capture.extract.fingerprints import RepoFacts
-        from reasonlessons.safety.redact import find_secrets
-        from reasonlessons.support import jsonio
-
         facts = RepoFacts(self.project.loc.root)
         kept = []
         for entry in entries:
@@ -130,8 +129,6 @@ class CandidateWriter:
         self, name: str, draft: CandidateDraft, fingerprint: list[str], extra: dict[str, Any]
     ) -> None:
         """Render the file as the store will (recorded values included) and refuse it if unclean."""
-        from reasonlessons.fingerprint import record
-
         meta: dict[str, Any] = {
             "name": name,
             "description": draft.description,
@@ -173,8 +170,6 @@ class CandidateWriter:
 
     def flush(self) -> None:
         """Write the evidence noted since the last flush: candidate files, then local state."""
-        from reasonlessons.lessons.file import read_lesson
-
         pending, self._pending = self._pending, {}
         state_changed = False
         for (scope, name), item in sorted(pending.items()):

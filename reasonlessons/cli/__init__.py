@@ -21,10 +21,23 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING
 
+from reasonlessons.cli import fast
 from reasonlessons.constants import EXIT_ERROR, EXIT_OK
 
 if TYPE_CHECKING:
     import typer
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line and return its exit code: a per-turn command through its fast path
+    (reasonlessons/cli/fast/), anything else through the Typer application."""
+    code = fast.dispatch(sys.argv[1:] if argv is None else argv)
+    return code if code is not None else run(argv)
+
+
+def entry() -> None:
+    """Console-script entry point."""
+    sys.exit(main())
 
 
 def run(argv: list[str] | None = None) -> int:

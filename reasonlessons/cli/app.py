@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from reasonlessons import store
 from reasonlessons.cli.fast.options import JSON, REPO
 from reasonlessons.errors import UsageError
 from reasonlessons.support import jsonio
@@ -37,10 +38,8 @@ JsonOption = Annotated[bool, typer.Option(*JSON.flags, help=JSON.help)]
 
 
 def open_project(repo: Path | None) -> Project:
-    """The Project for `--repo` (imported lazily so `--help` stays fast)."""
-    from reasonlessons.store.project import open_project as _open
-
-    return _open(repo)
+    """The Project for `--repo` (the store loads when a command runs, so `--help` stays fast)."""
+    return store.project.open_project(repo)
 
 
 def print_json(obj: object) -> None:

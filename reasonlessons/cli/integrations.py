@@ -1,6 +1,6 @@
 """Agent integrations on the command line: hook, install, export, mcp.
 
-`hook` is listed here for `--help` and docs only: `__main__` sends it to the argparse fast path
+`hook` is listed here for `--help` and docs only: `cli.fast.dispatch` sends it to the argparse fast path
 (reasonlessons/cli/fast/hook.py) before Typer is imported, and this command, built from the same
 option table, calls the same `run()`, so both print the same bytes and keep the same exit-code contract.
 """
@@ -12,8 +12,10 @@ from typing import Annotated
 
 import typer
 
+from reasonlessons import integrations
 from reasonlessons.cli.app import JsonOption, RepoOption, app, open_project, print_json, say, warn
 from reasonlessons.cli.fast import hook as fast_hook
+from reasonlessons.cli.interop import export_format
 from reasonlessons.cli.tables import add_command
 from reasonlessons.errors import UsageError
 
@@ -36,13 +38,13 @@ def install(
     repo: RepoOption = None,
 ) -> None:
     """Merge the reasonlessons hooks into the repository's Claude Code settings, keeping the rest."""
-    from reasonlessons.integrations.claude_install import DEFAULT_COMMAND
-    from reasonlessons.integrations.claude_install import install as run_install
-
     if agent != "claude-code":
         raise UsageError(f"unknown agent {agent!r}; use claude-code")
-    report = run_install(
-        open_project(repo).loc.root, command=command or DEFAULT_COMMAND, local=local, uninstall=uninstall
+    report = integrations.claude_install.install(
+        open_project(repo).loc.root,
+        command=command or integrations.claude_install.DEFAULT_COMMAND,
+        local=local,
+        uninstall=uninstall,
     )
     if json:
         print_json(report.to_json())
@@ -78,16 +80,14 @@ def export(
     repo: RepoOption = None,
 ) -> None:
     """Write fresh lessons where Reasonix v2 loads them (memory facts), or as AIP-11/Claude/Cursor files."""
-    from reasonlessons.integrations.reasonix_export import export_reasonix
-
     if target in ("aip11", "claude-rules", "cursor-rules"):  # reasonlessons/interop/, docs/interop.md
-        from reasonlessons.cli.interop import export_format
-
         export_format(target, out=out, scope=scope or "project", json=json, repo=repo)
         return
     if target != "reasonix":
         raise UsageError(f"unknown export target {target!r}; use reasonix, aip11, claude-rules, cursor-rules")
-    report = export_reasonix(open_project(repo), scope=scope or "all", skills=skills)
+    report = integrations.reasonix_export.export_reasonix(
+        open_project(repo), scope=scope or "all", skills=skills
+    )
     if json:
         print_json(report.to_json())
         return
@@ -106,6 +106,4 @@ def export(
 @app.command()
 def mcp(repo: RepoOption = None) -> None:
     """Serve the lessons as MCP tools over stdio (needs: pip install 'reasonlessons[mcp]')."""
-    from reasonlessons.integrations.mcp_server import serve
-
-    serve(repo)
+    integrations.mcp_server.serve(repo)

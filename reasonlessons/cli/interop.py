@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from reasonlessons import interop, learning
 from reasonlessons.cli.app import JsonOption, RepoOption, app, open_project, print_json, say, table, warn
 from reasonlessons.constants import SCOPE_GLOBAL, SCOPE_PROJECT
 
@@ -33,9 +34,7 @@ def import_(
     repo: RepoOption = None,
 ) -> None:
     """Import lessons from AIP-11, agentsmesh, Claude Code or Cursor rules; bad input writes nothing."""
-    from reasonlessons.interop.api import import_lessons
-
-    report = import_lessons(open_project(repo), fmt, path, scope=scope, replace=replace)
+    report = interop.api.import_lessons(open_project(repo), fmt, path, scope=scope, replace=replace)
     if json:
         print_json(report.to_json())
         return
@@ -61,9 +60,7 @@ def show_report(report: Report, *, verb: str) -> None:
 @app.command()
 def stats(json: JsonOption = False, repo: RepoOption = None) -> None:
     """Per lesson: hits, injected tokens, successes and failures; and tokens per session cold vs warm."""
-    from reasonlessons.learning.stats import compute, verdict
-
-    result = compute(open_project(repo))
+    result = learning.stats.compute(open_project(repo))
     if json:
         print_json(result.to_json())
         return
@@ -92,7 +89,7 @@ def stats(json: JsonOption = False, repo: RepoOption = None) -> None:
     else:
         say("no promoted lessons yet")
     say(f"sessions captured: {result.sessions} ({result.with_usage} with usage records)")
-    say(f"all lessons: {verdict(result.cold, result.warm)}")
+    say(f"all lessons: {learning.stats.verdict(result.cold, result.warm)}")
 
 
 @app.command()
@@ -102,9 +99,9 @@ def revive(
     repo: RepoOption = None,
 ) -> None:
     """Bring back a lesson the learning loop deactivated after it kept failing (its counts are kept)."""
-    from reasonlessons.learning.loop import revive as run_revive
-
-    record = run_revive(open_project(repo), name, scope=SCOPE_GLOBAL if from_global else SCOPE_PROJECT)
+    record = learning.loop.revive(
+        open_project(repo), name, scope=SCOPE_GLOBAL if from_global else SCOPE_PROJECT
+    )
     if record is None:
         say(f"{name} is not deactivated; nothing to do")
         return
@@ -113,9 +110,7 @@ def revive(
 
 def export_format(fmt: str, *, out: Path | None, scope: str, json: bool, repo: Path | None) -> None:
     """`export aip11|claude-rules|cursor-rules` (the `export` command lives in cli/integrations.py)."""
-    from reasonlessons.interop.api import export_lessons
-
-    report = export_lessons(open_project(repo), fmt, out, scope=scope)
+    report = interop.api.export_lessons(open_project(repo), fmt, out, scope=scope)
     if json:
         print_json(report.to_json())
         return

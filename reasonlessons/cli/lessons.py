@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from reasonlessons import fingerprint, learning, store
 from reasonlessons.cli.app import (
     JsonOption,
     RepoOption,
@@ -18,6 +19,7 @@ from reasonlessons.cli.app import (
     table,
     warn,
 )
+from reasonlessons.cli.trust import trust_own, warn_untrusted
 from reasonlessons.constants import EXIT_ERROR, SCOPE_CANDIDATE, SCOPE_GLOBAL, SCOPE_PROJECT
 from reasonlessons.errors import UsageError
 
@@ -61,8 +63,6 @@ def add(
         name, description=description, fingerprint=fingerprint or [], body=text, scope=scope
     )
     say(f"added {lesson.scope} lesson {lesson.name} ({lesson.path})")
-    from reasonlessons.cli.trust import trust_own
-
     trust_own(project, lesson)
 
 
@@ -73,9 +73,7 @@ def list_(
     repo: RepoOption = None,
 ) -> None:
     """List lessons with their scope and status (active, stale, expired, superseded, deprecated)."""
-    from reasonlessons.store.project import SCOPE_CHOICES
-
-    if scope not in SCOPE_CHOICES:
+    if scope not in store.project.SCOPE_CHOICES:
         raise UsageError(f"--scope {scope!r}: use project, global, candidates or all")
     entries, bad = open_project(repo).entries(scope)
     for entry in bad:
@@ -136,18 +134,14 @@ def promote(
     repo: RepoOption = None,
 ) -> None:
     """Move a candidate into the project scope (or the global scope with --global)."""
-    from reasonlessons.cli.trust import warn_untrusted
-
     # A candidate for the same fact as a stale lesson supersedes it (reasonlessons/learning/supersede.py).
-    from reasonlessons.learning import supersede
-
     project = open_project(repo)
     if auto == (name is not None):
         raise UsageError("give a candidate NAME, or --auto, but not both")
     promoted = (
-        supersede.promote_auto(project, parse_duration(after))
+        learning.supersede.promote_auto(project, parse_duration(after))
         if auto
-        else [supersede.promote(project, name or "", to_global=to_global)]
+        else [learning.supersede.promote(project, name or "", to_global=to_global)]
     )
     for item in promoted:
         say(f"promoted {item.lesson.name} -> {item.lesson.path}")
@@ -179,12 +173,8 @@ def rm(
 @app.command()
 def validate(json: JsonOption = False, repo: RepoOption = None) -> None:
     """Check schema, names, fingerprint entries and duplicates in every scope; exit 1 on errors."""
-    from reasonlessons.fingerprint import check_entry
-    from reasonlessons.store.validate import ERROR
-    from reasonlessons.store.validate import validate as run_validate
-
-    problems = run_validate(open_project(repo).store, check_entry=check_entry)
-    errors = [p for p in problems if p.severity == ERROR]
+    problems = store.validate.validate(open_project(repo).store, check_entry=fingerprint.check_entry)
+    errors = [p for p in problems if p.severity == store.validate.ERROR]
     if json:
         print_json(
             {

@@ -6,6 +6,7 @@ from typing import Annotated
 
 import typer
 
+import reasonlessons.stale
 from reasonlessons.cli.app import RepoOption, app, open_project, say
 from reasonlessons.cli.fast.stale import OPTIONS, SUMMARY, stale_main
 from reasonlessons.cli.tables import add_command
@@ -22,9 +23,7 @@ def refresh(
     repo: RepoOption = None,
 ) -> None:
     """Re-record fingerprint values after a human confirmed the lesson still holds."""
-    from reasonlessons.stale.scan import refresh as run_refresh
-
-    lessons = run_refresh(open_project(repo), name, all=all_)
+    lessons = reasonlessons.stale.scan.refresh(open_project(repo), name, all=all_)
     for lesson in lessons:
         say(f"refreshed {lesson.name} ({lesson.path})")
     if all_:

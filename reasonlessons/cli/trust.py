@@ -6,6 +6,7 @@ from typing import Annotated
 
 import typer
 
+from reasonlessons import store
 from reasonlessons.cli.app import JsonOption, RepoOption, app, open_project, print_json, say, warn
 from reasonlessons.constants import SCOPE_CANDIDATE, SCOPE_GLOBAL, SCOPE_PROJECT
 
@@ -23,10 +24,8 @@ def trust(
     repo: RepoOption = None,
 ) -> None:
     """Let recall hand a flagged lesson to agents; any later change to its text revokes the trust."""
-    from reasonlessons.store.trust import trust_lesson
-
     scopes = (SCOPE_GLOBAL,) if from_global else (SCOPE_PROJECT, SCOPE_GLOBAL, SCOPE_CANDIDATE)
-    outcome = trust_lesson(open_project(repo), name, scopes=scopes, revoke=revoke)
+    outcome = store.trust.trust_lesson(open_project(repo), name, scopes=scopes, revoke=revoke)
     lesson = outcome.lesson
     if json:
         print_json(
@@ -50,17 +49,13 @@ def trust(
 
 def trust_own(project: object, lesson: object) -> None:
     """After `add`: the user's own words are trusted, flags and all (said on stderr)."""
-    from reasonlessons.store.trust import accept_own
-
-    for flag in accept_own(project, lesson):  # type: ignore[arg-type]
+    for flag in store.trust.accept_own(project, lesson):  # type: ignore[arg-type]
         warn(f"{flag} (trusted: you wrote it; `reasonlessons trust --revoke` to undo)")
 
 
 def warn_untrusted(lesson: object) -> None:
     """After `promote`: captured text is a third party's; flagged lessons wait for `trust`."""
-    from reasonlessons.store.trust import scan
-
-    flags = scan(lesson)  # type: ignore[arg-type]
+    flags = store.trust.scan(lesson)  # type: ignore[arg-type]
     if flags:
         name = getattr(lesson, "name", "")
         reasons = "; ".join(map(str, flags))

@@ -12,6 +12,7 @@ from typing import Annotated, Any
 
 import typer
 
+import reasonlessons.watch
 from reasonlessons.cli.app import RepoOption, app, open_project
 from reasonlessons.constants import EXIT_INTERRUPTED
 from reasonlessons.errors import UsageError
@@ -41,19 +42,24 @@ def watch(
     repo: RepoOption = None,
 ) -> None:
     """Mark lessons stale as their inputs change and capture sessions as they end, until Ctrl-C."""
-    from reasonlessons.watch.daemon import Daemon, WatchOptions
-    from reasonlessons.watch.integrations import pipeline_capture, reasonix_export
-
     if idle_seconds <= 0 or debounce < 0:
         raise UsageError("--idle-seconds must be > 0 and --debounce >= 0")
     project = open_project(repo)
-    options = WatchOptions(
+    options = reasonlessons.watch.daemon.WatchOptions(
         poll=poll, debounce=debounce, max_wait=max(2.0, debounce * 4), idle_seconds=idle_seconds
     )
     env, home = dict(os.environ), Path.home()
-    capture = pipeline_capture(project, env=env, home=home, idle_seconds=idle_seconds)
-    resync = reasonix_export(project, env=env, home=home) if export_reasonix else None
-    daemon = Daemon(project, options=options, env=env, home=home, capture=capture, resync=resync)
+    capture = reasonlessons.watch.integrations.pipeline_capture(
+        project, env=env, home=home, idle_seconds=idle_seconds
+    )
+    resync = (
+        reasonlessons.watch.integrations.reasonix_export(project, env=env, home=home)
+        if export_reasonix
+        else None
+    )
+    daemon = reasonlessons.watch.daemon.Daemon(
+        project, options=options, env=env, home=home, capture=capture, resync=resync
+    )
     Signals(daemon.request_stop).install()
     daemon.run(_print_json if json else _print_human)
 

@@ -22,6 +22,7 @@ import importlib
 from typing import TYPE_CHECKING
 
 _EXPORTS = {
+    "Attributor": "reasonlessons.fingerprint.attribution",
     "Checker": "reasonlessons.fingerprint.checker",
     "record": "reasonlessons.fingerprint.checker",
     "Drift": "reasonlessons.fingerprint.drift",
@@ -31,9 +32,10 @@ _EXPORTS = {
     "Fact": "reasonlessons.fingerprint.facts",
 }
 
-__all__ = ["Checker", "Drift", "Entry", "Fact", "check_entry", "parse_entry", "record"]
+__all__ = ["Attributor", "Checker", "Drift", "Entry", "Fact", "check_entry", "parse_entry", "record"]
 
 if TYPE_CHECKING:
+    from reasonlessons.fingerprint.attribution import Attributor
     from reasonlessons.fingerprint.checker import Checker, record
     from reasonlessons.fingerprint.drift import Drift
     from reasonlessons.fingerprint.entry import Entry, check_entry, parse_entry

@@ -14,6 +14,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from reasonlessons.errors import StoreWriteError
+from reasonlessons.support.atomic import write_atomic
+
 CACHE_FILE = "fingerprint-cache.marshal"
 KIND = "fingerprint-cache"
 VERSION = 2  # 2: stamps are support.stamp's (dev, ino, mode, size, mtime_ns, ctime_ns)
@@ -48,9 +51,6 @@ def load(path: Path | None) -> dict[str, Any]:
 
 def save(path: Path, doc: dict[str, Any]) -> None:
     """Write the document atomically; a cache that cannot be written is simply not kept."""
-    from reasonlessons.errors import StoreWriteError
-    from reasonlessons.support.atomic import write_atomic
-
     with contextlib.suppress(StoreWriteError):
         write_atomic(path, marshal.dumps(doc), durable=False)
 

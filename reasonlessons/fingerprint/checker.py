@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from reasonlessons import fingerprint
 from reasonlessons.constants import REASONIX_DIR, STATE_DIR
 from reasonlessons.errors import InvalidFingerprintError
 from reasonlessons.fingerprint import cache
@@ -51,6 +52,7 @@ from reasonlessons.fingerprint.globs import compile_glob
 from reasonlessons.fingerprint.tree import DirIndex, Unreadable, parent_of
 from reasonlessons.lessons.model import Lesson
 from reasonlessons.support import stamp as stamps
+from reasonlessons.support.githead import head_token
 
 MAX_COMMITS_CACHED = 512
 # Our own state dir is never walked: it is git-ignored, and every run writes to it.
@@ -240,8 +242,6 @@ class Checker:
 
     def _commit(self, entry: Entry, drift: Drift) -> dict[str, str] | None:
         if self._head is False:
-            from reasonlessons.support.gitrepo import head_token
-
             seen: list[str] = []
             self._head = head_token(self.root, seen)
             if self.deps is not None:
@@ -257,9 +257,7 @@ class Checker:
         section = self._doc["commits"]
         if key not in section:
             if self._attributor is None:
-                from reasonlessons.fingerprint.attribution import Attributor
-
-                self._attributor = Attributor(self.root)
+                self._attributor = fingerprint.Attributor(self.root)
             if len(section) >= MAX_COMMITS_CACHED:  # answers for older HEADs are of no more use
                 for old in [k for k in section if not k.startswith(f"{self._head}\0")]:
                     del section[old]

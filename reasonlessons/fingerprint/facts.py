@@ -12,6 +12,7 @@ import stat
 from dataclasses import dataclass
 
 from reasonlessons.fingerprint.entry import Entry
+from reasonlessons.fingerprint.fields import canonical, lookup, parse_document
 from reasonlessons.fingerprint.tree import Shape
 from reasonlessons.support.hashing import Hasher, digest
 
@@ -173,8 +174,6 @@ def _too_large(size: int) -> Fact:
 
 def parse(path: str, data: bytes) -> object:
     """The parsed document, or an unreadable Fact saying why it is not valid."""
-    from reasonlessons.fingerprint.fields import parse_document
-
     try:
         return parse_document(path, data)
     except ValueError as exc:
@@ -183,8 +182,6 @@ def parse(path: str, data: bytes) -> object:
 
 def field_from(entry: Entry, doc: object) -> Fact:
     """The canonical value of the entry's field in a parsed document."""
-    from reasonlessons.fingerprint.fields import canonical, lookup
-
     if isinstance(doc, Fact):
         return doc
     found, value, detail = lookup(doc, entry.field)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime as dt
 import math
 
+from reasonlessons import support
 from reasonlessons.fingerprint.entry import Segment
 
 # Canonicalizing a YAML alias bomb would never end; no real config value has this many nodes.
@@ -20,9 +21,7 @@ def parse_document(path: str, data: bytes) -> object:
     data = data.removeprefix(b"\xef\xbb\xbf")
     try:
         if suffix == "json":
-            from reasonlessons.support import jsonio
-
-            return jsonio.loads(data)
+            return support.jsonio.loads(data)
         text = data.decode("utf-8")
         if suffix == "toml":
             import tomllib
@@ -39,10 +38,8 @@ def parse_document(path: str, data: bytes) -> object:
 
 
 def _load_yaml(text: str) -> object:
-    from reasonlessons.support.yamlread import safe_load
-
     try:
-        return safe_load(text)
+        return support.yamlread.safe_load(text)
     except Exception as exc:  # PyYAML is imported only when a document needs it
         import yaml
 
@@ -91,10 +88,8 @@ def _type_name(value: object) -> str:
 
 def canonical(value: object) -> bytes:
     """Compact sorted-key JSON of a value: equal data, equal bytes."""
-    from reasonlessons.support import jsonio
-
     try:
-        return jsonio.dumps(plain(value, [MAX_VALUE_NODES]), sort_keys=True)
+        return support.jsonio.dumps(plain(value, [MAX_VALUE_NODES]), sort_keys=True)
     except RecursionError:
         raise ValueError("has a value nested too deeply: fingerprint a smaller field") from None
 

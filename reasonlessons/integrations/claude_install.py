@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from reasonlessons.errors import ReasonLessonsError, StoreWriteError
+from reasonlessons.errors import ReasonLessonsError, StoreWriteError, UsageError
 from reasonlessons.support import jsonio
 from reasonlessons.support.atomic import write_atomic
 
@@ -85,8 +85,6 @@ def install(
 ) -> InstallReport:
     """Merge (or with `uninstall`, remove) our hooks in the repository's Claude Code settings."""
     if "\n" in command or not is_ours({"type": "command", "command": command}):
-        from reasonlessons.errors import UsageError
-
         # Only a command we recognise can be found again, so a re-install never adds a copy.
         raise UsageError(
             f"--command {command!r}: use one line that runs `reasonlessons hook claude-code`, "

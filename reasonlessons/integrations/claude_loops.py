@@ -1,21 +1,26 @@
 """Loop detection for Claude Code: the same tool call failing twice in a row.
 
-Each PostToolUse / PostToolUseFailure hook reports one finished call. Per agent session we keep a
-small ring of `[call key, failed]` in the local state directory (`claude-hook-calls.json`, the
-state.py envelope). A call that succeeded after a success changes nothing the detector needs, so
-the common case only reads the file; writes happen around failures, under a lock, because
-parallel tool calls finish (and run their hooks) concurrently.
+Each PostToolUse / PostToolUseFailure hook (`on_post_tool`) reports one finished call. Per agent
+session we keep a small ring of `[call key, failed]` in the local state directory
+(`claude-hook-calls.json`, the state.py envelope). A call that succeeded after a success changes
+nothing the detector needs, so the common case only reads the file; writes happen around failures,
+under a lock, because parallel tool calls finish (and run their hooks) concurrently.
 
-Only stdlib json, os and zlib are imported up front: this runs after every tool call.
+Only stdlib json, os and zlib and the hook's core are imported up front: this runs after every tool
+call. Writing (support.atomic) and the notice's text helpers (recall.render) load when needed.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import time
 import zlib
 from collections.abc import Callable, Mapping
 from typing import Any
+
+from reasonlessons import recall, support
+from reasonlessons.integrations.claude_hook import FILE_KEYS, Hook, context
 
 STATE_FILE = "claude-hook-calls.json"
 LOCK_FILE = "claude-hook-calls.lock"
@@ -28,6 +33,51 @@ MAX_SESSION_ID = 200
 # Arguments that change between retries without changing what the call does.
 _VOLATILE_ARGS = frozenset({"description", "timeout", "run_in_background"})
 _EXIT_CODE_KEYS = ("exit_code", "exitCode", "returnCode", "return_code")
+MAX_SUMMARY_CHARS = 160
+
+
+def on_post_tool(hook: Hook) -> dict[str, Any] | None:
+    """The hook's answer after a tool call: a loop notice when the call keeps failing, else None."""
+    payload = hook.payload
+    event = str(payload["hook_event_name"])
+    tool = payload.get("tool_name")
+    if not isinstance(tool, str) or not tool:
+        return None
+    if event == "PostToolUseFailure":
+        failed = payload.get("is_interrupt") is not True  # the user pressing Esc is not a loop
+    else:
+        failed = response_failed(payload.get("tool_response"))
+    tool_input = payload.get("tool_input")
+    streak = observe(
+        hook.state_dir,
+        hook.session or "",
+        call_key(tool, tool_input),
+        failed=failed,
+        now=hook.now.timestamp() if hook.now is not None else time.time(),
+        prepare=lambda: hook.locations().ensure_state_dir(),
+    )
+    if streak < 2:
+        return None
+    return context(event, loop_notice(tool, tool_input, streak))
+
+
+def loop_notice(tool: str, tool_input: object, streak: int) -> str:
+    one_line = recall.render.one_line
+    what = ""
+    if isinstance(tool_input, Mapping):
+        for key in ("command", *FILE_KEYS, "pattern", "url"):
+            value = tool_input.get(key)
+            if isinstance(value, str) and value.strip():
+                what = value
+                break
+        else:
+            what = json.dumps(tool_input, ensure_ascii=False, sort_keys=True, default=str)
+    shown = f" ({one_line(what, cap=MAX_SUMMARY_CHARS)})" if what else ""
+    return (
+        f"[LOOP DETECTED] The same {one_line(tool, cap=60)} call{shown} has now failed {streak} times "
+        "in a row with the same arguments. Running it again unchanged will most likely fail the same "
+        "way: read the error, change the command or its inputs, or ask the user before retrying."
+    )
 
 
 def call_key(tool: str, tool_input: object) -> str:
@@ -84,13 +134,11 @@ def observe(
     last = _last_call(_load(path).get(session))
     if not failed and (last is None or not last[1]):
         return 0  # success after success: the ring would not tell the detector anything new
-    from pathlib import Path
-
-    from reasonlessons.support.atomic import locked, write_atomic
+    from pathlib import Path  # only here: a success after a success never gets this far
 
     if prepare is not None:
         prepare()
-    with locked(Path(state_dir) / LOCK_FILE):
+    with support.atomic.locked(Path(state_dir) / LOCK_FILE):
         sessions = _load(path)
         entry = sessions.get(session)
         calls = [c for c in (entry.get("calls") if isinstance(entry, dict) else None) or [] if _valid(c)]
@@ -98,7 +146,7 @@ def observe(
         sessions[session] = {"at": now, "calls": calls}
         doc = {"kind": KIND, "version": VERSION, "data": {"sessions": _prune(sessions, now)}}
         raw = json.dumps(doc, sort_keys=True, separators=(",", ":")).encode("utf-8") + b"\n"
-        write_atomic(Path(path), raw, durable=False)  # a lost update only delays one notice
+        support.atomic.write_atomic(Path(path), raw, durable=False)  # a lost update only delays one notice
     if not failed:
         return 0
     streak = 0

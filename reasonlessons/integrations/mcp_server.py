@@ -16,7 +16,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from reasonlessons.constants import DEFAULT_BUDGET, SCOPE_CANDIDATE
-from reasonlessons.errors import ReasonLessonsError
+from reasonlessons.errors import ReasonLessonsError, UsageError
+from reasonlessons.recall.api import Recaller
+from reasonlessons.safety.redact import redact_value
+from reasonlessons.stale.scan import scan_stale
+from reasonlessons.store.project import SCOPE_CHOICES, open_project
+from reasonlessons.store.trust import withheld
+from reasonlessons.support import jsonio
 
 if TYPE_CHECKING:
     from typing import ParamSpec, Protocol, TypeVar
@@ -56,15 +62,11 @@ class LessonTools:
     """The MCP tools, bound to one repository."""
 
     def __init__(self, repo: Path | None = None) -> None:
-        from reasonlessons.store.project import open_project
-
         self.repo = repo
         self.root = open_project(repo).loc.root  # fail early on a bad --repo
         self._recaller: Recaller | None = None
 
     def _project(self) -> Project:
-        from reasonlessons.store.project import open_project
-
         return open_project(self.root)
 
     def recall(
@@ -77,8 +79,6 @@ class LessonTools:
         session: str | None = None,
     ) -> dict[str, Any]:
         """The fresh, relevant lessons for a task within a token budget (recall's JSON document)."""
-        from reasonlessons.recall.api import Recaller
-
         if self._recaller is None:
             self._recaller = Recaller(self._project().loc)
         result = self._recaller.recall(
@@ -89,13 +89,8 @@ class LessonTools:
 
     def list_lessons(self, scope: str = "all") -> list[dict[str, Any]]:
         """Lessons with scope and status (active, stale, expired, superseded, deprecated)."""
-        from reasonlessons.errors import UsageError
-        from reasonlessons.store.project import SCOPE_CHOICES
-
         if scope not in SCOPE_CHOICES:
             raise UsageError(f"scope {scope!r}: use project, global, candidates or all")
-        from reasonlessons.store.trust import withheld
-
         project = self._project()
         entries, _ = project.entries(scope)
         docs = [entry.to_json() for entry in entries]
@@ -110,8 +105,6 @@ class LessonTools:
         doc = entry.to_json()
         doc["body"] = entry.lesson.body
         doc["drift"] = [d.to_json() for d in project.drift(entry.lesson)]
-        from reasonlessons.store.trust import withheld
-
         notice = withheld(project.loc, entry.lesson)
         if notice is not None:
             doc["description"] = doc["body"] = notice
@@ -129,8 +122,6 @@ class LessonTools:
 
     def check_stale(self) -> list[dict[str, Any]]:
         """Stale lessons and why: each drifted fingerprint entry with its old and new value."""
-        from reasonlessons.stale.scan import scan_stale
-
         return [_plain(report.to_json()) for report in scan_stale(self._project()).reports]
 
 
@@ -177,7 +168,4 @@ def serve(repo: Path | None = None) -> None:
 
 def _plain(doc: object) -> Any:
     """JSON-ready values (dates from frontmatter, paths) for the SDK's serializer, secrets redacted."""
-    from reasonlessons.safety.redact import redact_value
-    from reasonlessons.support import jsonio
-
     return redact_value(jsonio.loads(jsonio.dumps(doc)))[0]

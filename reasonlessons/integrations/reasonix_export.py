@@ -19,62 +19,23 @@ import datetime as dt
 import hashlib
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from reasonlessons.constants import REASONIX_DIR, SCOPE_GLOBAL, SCOPE_PROJECT, STATUS_ACTIVE
-from reasonlessons.errors import StoreWriteError, UsageError
+from reasonlessons.errors import UsageError
 from reasonlessons.integrations import reasonix_facts as rf
+from reasonlessons.integrations.reasonix_files import KIND, MANIFEST, ExportReport, Item, read_bytes, unlink
+from reasonlessons.integrations.reasonix_skills import sync_skills
 from reasonlessons.lessons.model import Lesson, as_datetime
+from reasonlessons.safety.redact import redact_value
 from reasonlessons.store.project import Project
 from reasonlessons.store.state import load_state, save_state
+from reasonlessons.store.trust import is_trusted, scan
 from reasonlessons.support.atomic import locked, write_atomic
 
-MANIFEST = ".reasonlessons-export.json"
 LOCK = ".reasonlessons-export.lock"
-KIND = "reasonix-export"
 SCOPES = {"project": (SCOPE_PROJECT,), "global": (SCOPE_GLOBAL,), "all": (SCOPE_PROJECT, SCOPE_GLOBAL)}
-
-
-@dataclass(frozen=True)
-class Item:
-    """One file the export wrote, left alone, withdrew or skipped."""
-
-    name: str
-    scope: str
-    kind: str  # fact | skill
-    path: str
-    revision: int | None = None
-    reason: str = ""
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"name": self.name, "scope": self.scope, "kind": self.kind, "path": self.path}
-        if self.revision is not None:
-            out["revision"] = self.revision
-        if self.reason:
-            out["reason"] = self.reason
-        return out
-
-
-@dataclass
-class ExportReport:
-    """What one export did, per file."""
-
-    memory_dirs: dict[str, str] = field(default_factory=dict)
-    written: list[Item] = field(default_factory=list)
-    unchanged: list[Item] = field(default_factory=list)
-    withdrawn: list[Item] = field(default_factory=list)
-    skipped: list[Item] = field(default_factory=list)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "memory_dirs": self.memory_dirs,
-            **{
-                key: [item.to_json() for item in getattr(self, key)]
-                for key in ("written", "unchanged", "withdrawn", "skipped")
-            },
-        }
 
 
 def state_root(env: Mapping[str, str], home: Path) -> Path:
@@ -125,8 +86,6 @@ def export_reasonix(
         lessons = [lesson for lesson in fresh if lesson.scope == which]
         FactSync(directory, which, now, report).run(lessons)
     if skills:
-        from reasonlessons.integrations.reasonix_skills import sync_skills
-
         lessons = [lesson for lesson in fresh if lesson.scope == SCOPE_PROJECT]
         lock = project.loc.ensure_state_dir() / "reasonix-skills.lock"
         sync_skills(project.loc.root / REASONIX_DIR / "skills", lessons, report, lock=lock)
@@ -136,9 +95,6 @@ def export_reasonix(
 def fresh_lessons(project: Project, now: dt.datetime) -> list[Lesson]:
     """Promoted lessons recall could return at `now`: active, not hidden by a project lesson, not
     flagged as hostile unless trusted (reasonlessons/store/trust.py); their text redacted (privacy.py)."""
-    from reasonlessons.safety.redact import redact_value
-    from reasonlessons.store.trust import is_trusted, scan
-
     entries, _ = Project(project.loc, now=lambda: now).entries("all")
     out = []
     for e in entries:
@@ -165,12 +121,6 @@ def fact_names(lessons: list[Lesson]) -> dict[str, Lesson]:
             name = f"{slug}-{hashlib.sha256(lesson.name.encode()).hexdigest()[:6]}" if clash else slug
             out[name] = lesson
     return out
-
-
-def body_of(lesson: Lesson) -> str:
-    from reasonlessons.recall.render import sanitize
-
-    return sanitize(lesson.body) or rf.flat(lesson.description)
 
 
 class FactSync:
@@ -260,7 +210,7 @@ class FactSync:
             expires_at=rf.day_stamp(lesson.expires_at) if lesson.expires_at else None,
             last_verified_at=rf.day_stamp(verified) if verified else None,
             scope=self.scope,
-            body=body_of(lesson),
+            body=rf.body_of(lesson),
         )
 
     def _withdraw(self, names: set[str], owned: dict[str, Any]) -> set[str]:
@@ -287,21 +237,3 @@ class FactSync:
         new = rf.update_index(old, upserts, removals)
         if new != old:
             write_atomic(path, new.encode("utf-8"))
-
-
-def read_bytes(path: Path) -> bytes | None:
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        raise StoreWriteError(f"cannot read {path}: {exc.strerror or exc}; check permissions") from exc
-
-
-def unlink(path: Path) -> None:
-    try:
-        path.unlink()
-    except FileNotFoundError:
-        pass
-    except OSError as exc:
-        raise StoreWriteError(f"cannot delete {path}: {exc.strerror or exc}; check permissions") from exc

@@ -15,6 +15,12 @@ import datetime as dt
 import hashlib
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from reasonlessons.recall.render import one_line, sanitize
+
+if TYPE_CHECKING:
+    from reasonlessons.lessons.model import Lesson
 
 INDEX_FILE = "MEMORY.md"
 INDEX_HEADER = "# Memory"
@@ -62,9 +68,12 @@ def fact_id(scope: str, name: str) -> str:
 
 def flat(text: str, *, cap: int = 200) -> str:
     """One inert line Reasonix's frontmatter parser reads back unchanged."""
-    from reasonlessons.recall.render import one_line
-
     return one_line(text, cap=cap).strip().strip(_QUOTES).strip()
+
+
+def body_of(lesson: Lesson) -> str:
+    """What a fact or skill says: the lesson's body made inert, else its description on one line."""
+    return sanitize(lesson.body) or flat(lesson.description)
 
 
 def title_of(description: str) -> str:

@@ -16,15 +16,7 @@ from typing import Any
 
 from reasonlessons.constants import SCOPE_PROJECT
 from reasonlessons.integrations import reasonix_facts as rf
-from reasonlessons.integrations.reasonix_export import (
-    KIND,
-    MANIFEST,
-    ExportReport,
-    Item,
-    body_of,
-    read_bytes,
-    unlink,
-)
+from reasonlessons.integrations.reasonix_files import KIND, MANIFEST, ExportReport, Item, read_bytes, unlink
 from reasonlessons.lessons.model import Lesson
 from reasonlessons.store.state import load_state, save_state
 from reasonlessons.support.atomic import locked, write_atomic
@@ -45,7 +37,7 @@ def sync_skills(directory: Path, lessons: list[Lesson], report: ExportReport, *,
         before = dict(owned)
         for name, lesson in sorted(wanted.items()):
             path = directory / f"{name}.md"
-            data = rf.render_skill(name, lesson.description, body_of(lesson))
+            data = rf.render_skill(name, lesson.description, rf.body_of(lesson))
             existing = read_bytes(path)
             if existing == data:
                 owned[name] = _sha(data)

@@ -20,5 +20,21 @@ they own and say what they skipped. Everything written is redacted (reasonlesson
 
 from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
 IMPORT_FORMATS = ("aip11", "agentsmesh", "claude-rules", "cursor-rules")
 EXPORT_FORMATS = ("aip11", "claude-rules", "cursor-rules")
+
+# Loaded on first use: the command line imports this package and reaches for a module when one of
+# its commands runs, so `reasonlessons --help` does not load them all.
+__all__ = ["EXPORT_FORMATS", "IMPORT_FORMATS", "api"]
+
+if TYPE_CHECKING:
+    from reasonlessons.interop import api
+
+
+def __getattr__(name: str) -> Any:
+    if name != "api":
+        raise AttributeError(f"module 'reasonlessons.interop' has no attribute {name!r}")
+    return importlib.import_module(f"reasonlessons.interop.{name}")

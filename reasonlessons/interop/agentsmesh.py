@@ -26,6 +26,7 @@ from typing import Any
 from reasonlessons.constants import NAME_RE
 from reasonlessons.interop.common import Imported, InteropError, read_input
 from reasonlessons.lessons.model import as_datetime
+from reasonlessons.safety import linear_re
 
 MAX_VERSION = 2
 _ID = re.compile(r"^[a-z0-9-]+$")
@@ -217,6 +218,4 @@ def _imported(
 
 
 def _pattern_problem(pattern: str) -> str | None:
-    from reasonlessons.safety.linear_re import problem
-
-    return problem(pattern)
+    return linear_re.problem(pattern)

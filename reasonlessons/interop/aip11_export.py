@@ -35,6 +35,7 @@ from reasonlessons.interop.common import (
 from reasonlessons.lessons.file import dump_frontmatter, split_frontmatter
 from reasonlessons.lessons.model import OUTCOMES, Lesson
 from reasonlessons.safety.redact import redact, redact_value
+from reasonlessons.store import outcomes
 from reasonlessons.store.project import Entry, Project
 
 
@@ -48,13 +49,11 @@ def slug_for(name: str) -> str:
 
 def write_package(project: Project, out: Path, *, scope: str = "project") -> Report:
     """Write the promoted lessons of `scope` as an AIP-11 package in `out`, and regenerate `_index.md`."""
-    from reasonlessons.learning import lifecycle
-
     report = Report()
     directory = target_dir(out)
     entries = export_entries(project, scope, live_only=False, report=report)
     slugs = {entry.lesson.name: slug_for(entry.lesson.name) for entry in entries}
-    records = lifecycle.load(project.loc.state_dir)
+    records = outcomes.load(project.loc.state_dir)
     exported: set[str] = set()
     for entry in entries:
         lesson, slug = entry.lesson, slugs[entry.lesson.name]

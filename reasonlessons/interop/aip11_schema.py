@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from reasonlessons.lessons.model import as_datetime
+
 SCHEMA = "learning/v1"
 SLUG_RE = re.compile(r"^[a-z][a-z0-9-]*[a-z0-9]$")
 TAG_RE = re.compile(r"^[a-z][a-z0-9-]*$")
@@ -107,6 +109,4 @@ def evidence_problems(evidence: object) -> list[str]:
 
 
 def _datetime(value: object) -> bool:
-    from reasonlessons.lessons.model import as_datetime
-
     return as_datetime(value) is not None

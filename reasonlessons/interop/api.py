@@ -6,7 +6,15 @@ from pathlib import Path
 
 from reasonlessons.constants import SCOPE_CANDIDATE
 from reasonlessons.errors import UsageError
-from reasonlessons.interop import EXPORT_FORMATS, IMPORT_FORMATS
+from reasonlessons.interop import (
+    EXPORT_FORMATS,
+    IMPORT_FORMATS,
+    agentsmesh,
+    aip11,
+    claude_rules,
+    cursor_rules,
+)
+from reasonlessons.interop.aip11_export import write_package
 from reasonlessons.interop.common import Report, check_import_scope, store_lessons
 from reasonlessons.store.project import Project
 
@@ -18,21 +26,13 @@ def import_lessons(
     check_import_scope(scope)
     notes: list[str] = []
     if fmt == "aip11":
-        from reasonlessons.interop import aip11
-
         known = {entry.lesson.name for entry in project.entries("all", check_drift=False)[0]}
         lessons, notes = aip11.read_package(path, known=known)
     elif fmt == "agentsmesh":
-        from reasonlessons.interop import agentsmesh
-
         lessons, notes = agentsmesh.read_lessons(path)
     elif fmt == "claude-rules":
-        from reasonlessons.interop import claude_rules
-
         lessons = claude_rules.read_rules(path)
     elif fmt == "cursor-rules":
-        from reasonlessons.interop import cursor_rules
-
         lessons = cursor_rules.read_rules(path)
     else:
         raise UsageError(f"unknown import format {fmt!r}; use {', '.join(IMPORT_FORMATS)}")
@@ -44,17 +44,11 @@ def import_lessons(
 def export_lessons(project: Project, fmt: str, out: Path | None = None, *, scope: str = "project") -> Report:
     """Write the lessons of `scope` in format `fmt` into `out` (each format has a default folder)."""
     if fmt == "aip11":
-        from reasonlessons.interop.aip11_export import write_package
-
         if out is None:
             raise UsageError("export aip11 needs --out DIR: the folder that holds the LESSON.md package")
         return write_package(project, out, scope=scope)
     if fmt == "claude-rules":
-        from reasonlessons.interop import claude_rules
-
         return claude_rules.export(project, out, scope=scope)
     if fmt == "cursor-rules":
-        from reasonlessons.interop import cursor_rules
-
         return cursor_rules.export(project, out, scope=scope)
     raise UsageError(f"unknown export format {fmt!r}; use {', '.join(EXPORT_FORMATS)}")

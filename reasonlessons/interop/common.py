@@ -13,6 +13,7 @@ from reasonlessons.errors import LessonExistsError, ReasonLessonsError, UsageErr
 from reasonlessons.lessons.model import Lesson, check_name, schema_problems
 from reasonlessons.safety.redact import SecretFoundError, assert_clean, redact, redact_value
 from reasonlessons.store.project import Entry, Project
+from reasonlessons.store.trust import withheld
 from reasonlessons.support.atomic import write_atomic
 
 MAX_INPUT_BYTES = 16 * 1024 * 1024
@@ -180,8 +181,6 @@ EXPORT_SCOPES = {"project": (SCOPE_PROJECT,), "global": (SCOPE_GLOBAL,), "all": 
 def export_entries(project: Project, scope: str, *, live_only: bool, report: Report) -> list[Entry]:
     """Promoted lessons of `scope` to export (project wins over global); with `live_only`, active only.
     Lessons flagged as hostile and not trusted are skipped (reasonlessons/store/trust.py)."""
-    from reasonlessons.store.trust import withheld
-
     if scope not in EXPORT_SCOPES:
         raise UsageError(f"--scope {scope!r}: use project, global or all")
     entries, bad = project.entries("all")

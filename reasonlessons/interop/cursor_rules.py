@@ -15,6 +15,7 @@ from pathlib import Path
 from reasonlessons.interop.common import Imported, Report, read_input
 from reasonlessons.interop.rules import export_rules, marker, rule_files, to_lesson
 from reasonlessons.lessons.model import Lesson
+from reasonlessons.recall.globs import GlobError, expand_braces
 from reasonlessons.store.project import Project
 
 SUFFIX = ".mdc"
@@ -51,8 +52,6 @@ def parse(text: str) -> tuple[dict[str, str], str]:
 
 def cursor_globs(globs: list[str]) -> list[str]:
     """Globs fit for a comma-separated list: `{a,b}` alternatives expanded (their commas would split)."""
-    from reasonlessons.recall.globs import GlobError, expand_braces
-
     out: list[str] = []
     for glob in globs:
         try:

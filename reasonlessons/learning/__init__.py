@@ -16,3 +16,19 @@ promote ──supersede.py──▶ a newer candidate for the same fact supersed
 """
 
 from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+# Loaded on first use: the command line imports this package and reaches for a module when one of
+# its commands runs, so `reasonlessons --help` does not load them all.
+__all__ = ["loop", "stats", "supersede"]
+
+if TYPE_CHECKING:
+    from reasonlessons.learning import loop, stats, supersede
+
+
+def __getattr__(name: str) -> Any:
+    if name not in __all__:
+        raise AttributeError(f"module 'reasonlessons.learning' has no attribute {name!r}")
+    return importlib.import_module(f"reasonlessons.learning.{name}")

@@ -21,6 +21,7 @@ from reasonlessons.learning.summaries import Summaries, session_key
 from reasonlessons.learning.trace import SessionTrace
 from reasonlessons.lessons.model import Lesson
 from reasonlessons.recall.counters import Counters
+from reasonlessons.store.outcomes import Record
 from reasonlessons.support.atomic import locked
 
 if TYPE_CHECKING:
@@ -150,7 +151,7 @@ class SessionLearner:
             self.warnings.append(f"saving session summaries failed: {exc}")
 
 
-def revive(project: Project, name: str, *, scope: str = SCOPE_PROJECT) -> lifecycle.Record | None:
+def revive(project: Project, name: str, *, scope: str = SCOPE_PROJECT) -> Record | None:
     """Bring a deactivated lesson back (recall returns it again); None when it was not deactivated."""
     lesson = project.store.find(name, (scope,))  # raises, saying how to find the name, when absent
     key = f"{lesson.scope}:{lesson.name}"

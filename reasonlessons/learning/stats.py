@@ -20,8 +20,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from reasonlessons.constants import SCOPE_CANDIDATE
+from reasonlessons.learning.summaries import Summaries
 from reasonlessons.lessons.model import Lesson, as_datetime
+from reasonlessons.recall.counters import Counters
+from reasonlessons.recall.match import command_matches, glob_matches
+from reasonlessons.recall.rank import estimate_tokens
+from reasonlessons.recall.render import lesson_text
+from reasonlessons.store import outcomes
 from reasonlessons.store.project import Entry, Project
+from reasonlessons.support.tokens import GENERIC, tokenize
 
 MIN_SAMPLE = 3
 MIN_SHARED_TERMS = 2
@@ -120,15 +127,9 @@ class Stats:
 
 def compute(project: Project) -> Stats:
     """Per-lesson statistics and the cold-vs-warm comparison for one repository."""
-    from reasonlessons.learning import lifecycle
-    from reasonlessons.learning.summaries import Summaries
-    from reasonlessons.recall.counters import Counters
-    from reasonlessons.recall.rank import estimate_tokens
-    from reasonlessons.recall.render import lesson_text
-
     state = project.loc.state_dir
     counters = Counters.load(state)
-    records = lifecycle.load(state)
+    records = outcomes.load(state)
     sessions = Summaries.load(state).sessions()
     usable = [s for s in sessions if _total(s) > 0]
     entries = [e for e in project.entries("all", check_drift=True)[0] if e.lesson.scope != SCOPE_CANDIDATE]
@@ -138,7 +139,7 @@ def compute(project: Project) -> Stats:
     for entry in entries:
         lesson = entry.lesson
         key = f"{lesson.scope}:{lesson.name}"
-        record = records.get(key) or lifecycle.Record()
+        record = records.get(key) or outcomes.Record()
         hits = counters.hits(key)
         injected = counters.tokens(key) or hits * estimate_tokens(
             lesson_text(lesson.description, lesson.body)
@@ -185,9 +186,6 @@ def _evidence_sessions(lesson: Lesson) -> set[str]:
 
 def similar(session: dict[str, Any], lesson: Lesson) -> bool:
     """Whether a captured session was on a task this lesson is about (see the module docstring)."""
-    from reasonlessons.recall.match import command_matches, glob_matches
-    from reasonlessons.support.tokens import GENERIC, tokenize
-
     terms = {str(t) for t in session.get("terms") or []}
     triggers = lesson.triggers
     for keyword in triggers.get("keywords", []):

@@ -7,3 +7,22 @@ written to their files byte for byte.
     file.py       reading a lesson file carefully and writing it byte-stable (python-frontmatter)
     locations.py  the project root, the three scopes and the local state directory
 """
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+# Submodules loaded on first use, for modules on the per-turn path: recall reads lessons from its
+# index, builds a Lesson only for the few it checks for drift, and parses a lesson file (frontmatter,
+# YAML) only when one changed; a Claude Code hook needs the locations only for some events.
+__all__ = ["file", "locations", "model"]
+
+if TYPE_CHECKING:
+    from reasonlessons.lessons import file, locations, model
+
+
+def __getattr__(name: str) -> Any:
+    if name not in __all__:
+        raise AttributeError(f"module 'reasonlessons.lessons' has no attribute {name!r}")
+    return importlib.import_module(f"reasonlessons.lessons.{name}")

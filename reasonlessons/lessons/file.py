@@ -7,6 +7,7 @@ import stat
 from pathlib import Path
 from typing import Any
 
+from reasonlessons import safety, support
 from reasonlessons.constants import MAX_LESSON_BYTES
 from reasonlessons.errors import LessonFileError
 from reasonlessons.lessons.model import Lesson, ordered_meta, schema_problems
@@ -146,9 +147,7 @@ def render_lesson(lesson: Lesson) -> bytes:
 
     Every lesson write comes through here, so secrets are redacted here (fail closed: a rendering
     that cannot be made clean raises privacy.SecretFoundError)."""
-    from reasonlessons.safety.redact import scrub
-
-    _, text = scrub([ordered_meta(lesson.meta), _clean_body(lesson.body)], _dump)
+    _, text = safety.redact.scrub([ordered_meta(lesson.meta), _clean_body(lesson.body)], _dump)
     return text.encode("utf-8")
 
 
@@ -240,8 +239,6 @@ def parse_lesson_meta(data: bytes, *, path: Path) -> dict[str, Any]:
 def _quick_meta(data: bytes) -> dict[str, Any] | None:
     import re
 
-    from reasonlessons.support.yamlread import safe_load
-
     if b"\x00" in data:
         return None
     try:
@@ -260,7 +257,8 @@ def _quick_meta(data: bytes) -> dict[str, Any] | None:
     if len(parts) != 3:
         return None
     try:
-        meta = safe_load(parts[1])  # what frontmatter.loads gets from yaml.load, with libyaml's loader
+        # What frontmatter.loads gets from yaml.load, with libyaml's loader.
+        meta = support.yamlread.safe_load(parts[1])
     except Exception:  # noqa: BLE001 (parse_lesson reports it, whatever it is)
         return None
     if (

@@ -15,14 +15,16 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from reasonlessons import fingerprint, lessons, store
 from reasonlessons.constants import DEFAULT_BUDGET, SCOPE_GLOBAL, TASK_TYPES
 from reasonlessons.errors import ReasonLessonsError, UsageError
 from reasonlessons.recall import bm25, rank, render
 from reasonlessons.recall.classify import classify
-from reasonlessons.recall.counters import Counters, lesson_key, load_outcome_state
+from reasonlessons.recall.counters import Counters, lesson_key
 from reasonlessons.recall.index import DocInfo, DocText, LessonIndex, file_changed
 from reasonlessons.recall.match import Query, match_triggers
 from reasonlessons.recall.result import RecalledLesson, RecallResult
+from reasonlessons.store import outcomes
 from reasonlessons.support.tokens import GENERIC, tokenize
 
 if TYPE_CHECKING:
@@ -125,11 +127,11 @@ class Recaller:
         cands, infos = self._candidates(query, task, now, seen)
         if not cands:
             return [], False
-        outcomes, deactivated = load_outcome_state(self.loc.state_dir)
+        counts, deactivated = outcomes.counts(self.loc.state_dir)
         if deactivated:  # lessons that kept failing (reasonlessons/learning/lifecycle.py)
             cands = [c for c in cands if lesson_key(c.scope, c.name) not in deactivated]
         for cand in cands:
-            cand.success, cand.failure = outcomes.get(lesson_key(cand.scope, cand.name), (0, 0))
+            cand.success, cand.failure = counts.get(lesson_key(cand.scope, cand.name), (0, 0))
         chosen: list[RecalledLesson] = []
         used = 0
         for checks, cand in enumerate(rank.fuse(cands)):
@@ -206,15 +208,11 @@ class Recaller:
 
     def _trusted(self, info: DocInfo) -> bool:
         """A flagged lesson is recalled only once a human trusted this very content (trust.py)."""
-        from reasonlessons.store import trust
-
-        trusted = trust.trusted_hashes(self.loc, info.scope)
-        return trusted.get(trust.key(info.scope, info.name)) == info.content
+        trusted = store.trust.trusted_hashes(self.loc, info.scope)
+        return trusted.get(store.trust.key(info.scope, info.name)) == info.content
 
     def _is_stale(self, info: DocInfo, doc: DocText) -> bool:
-        from reasonlessons.lessons.model import Lesson
-
-        lesson = Lesson(meta=doc.meta, body=doc.body, path=Path(info.path), scope=info.scope)
+        lesson = lessons.model.Lesson(meta=doc.meta, body=doc.body, path=Path(info.path), scope=info.scope)
         try:
             return bool(self._drift_check()(lesson))
         except (ReasonLessonsError, OSError, ValueError):
@@ -229,9 +227,7 @@ class Recaller:
                 self._drift = self._project.drift
                 self._checker = getattr(self._drift, "__self__", None)
             else:
-                from reasonlessons.fingerprint import Checker
-
-                self._checker = Checker(self.loc.root, state_dir=self.loc.state_dir)
+                self._checker = fingerprint.Checker(self.loc.root, state_dir=self.loc.state_dir)
                 self._drift = self._checker.drift
         return self._drift
 

@@ -1,16 +1,13 @@
-"""Per-lesson counters in local state: hits, last seen, per-session injections, and outcomes.
+"""Recall's own counters in local state: hits, last seen, per-session injections.
 
-Two documents in the state directory, both in the state.py envelope
-(`{"kind", "version", "data"}`) so any state reader understands them:
-
-* `recall-counters.json`, written by recall (one small atomic write per turn that returned lessons):
-  `{"lessons": {"<scope>:<name>": {"hits": N, "last": ISO, "tokens": N}},
-  "sessions": {ID: {"at": ISO, "seen": [key...], "first": {key: ISO}}},
-  "recent": [{"at": ISO, "seen": [key...]}]}`. `recent` logs the turns recalled without a session id,
-  so the learning loop can still tie them to a captured session by time (reasonlessons/learning/link.py).
-* `lesson-outcomes.json`, written by the learning loop under the store lock, only read by recall:
-  `{"<scope>:<name>": {"success": N, "failure": N}}`. Kept apart so a recall racing the loop can lose
-  at most a hit count, never an outcome.
+`recall-counters.json`, in the state.py envelope (`{"kind", "version", "data"}`) so any state reader
+understands it, written by recall (one small atomic write per turn that returned lessons):
+`{"lessons": {"<scope>:<name>": {"hits": N, "last": ISO, "tokens": N}},
+"sessions": {ID: {"at": ISO, "seen": [key...], "first": {key: ISO}}},
+"recent": [{"at": ISO, "seen": [key...]}]}`. `recent` logs the turns recalled without a session id,
+so the learning loop can still tie them to a captured session by time (reasonlessons/learning/link.py).
+Outcomes live in a document of their own (reasonlessons/store/outcomes.py), so a recall racing the
+learning loop can lose at most a hit count, never an outcome.
 
 Recall uses the stdlib json module here, not reasonlessons.support.jsonio: importing orjson costs more than
 the whole per-turn budget. A damaged document reads as empty and is rewritten whole: never fatal.
@@ -24,11 +21,10 @@ from pathlib import Path
 from typing import Any
 
 from reasonlessons.constants import STATE_SCHEMA_VERSION
+from reasonlessons.support.atomic import write_atomic
 
 COUNTERS_FILE = "recall-counters.json"
-OUTCOMES_FILE = "lesson-outcomes.json"
 COUNTERS_KIND = "recall-counters"
-OUTCOMES_KIND = "lesson-outcomes"
 # Sessions are only needed while an agent session lives; keep the document small.
 MAX_SESSIONS = 200
 SESSION_TTL = dt.timedelta(days=7)
@@ -70,8 +66,6 @@ def _read(path: Path, kind: str) -> tuple[dict[str, Any], bool]:
 
 
 def _write(path: Path, kind: str, data: dict[str, Any], *, durable: bool = True) -> None:
-    from reasonlessons.support.atomic import write_atomic
-
     doc = {"kind": kind, "version": STATE_SCHEMA_VERSION, "data": data}
     raw = json.dumps(doc, sort_keys=True, separators=(",", ":")).encode("utf-8") + b"\n"
     write_atomic(path, raw, durable=durable)
@@ -170,41 +164,3 @@ class Counters:
         doc = {"lessons": self.lessons, "sessions": self.sessions, "recent": self.recent}
         _write(self.path, COUNTERS_KIND, doc, durable=False)
         self.damaged = False
-
-
-def load_outcomes(state_dir: Path) -> dict[str, tuple[int, int]]:
-    """(successes, failures) per lesson key, as the learning loop recorded them."""
-    return load_outcome_state(state_dir)[0]
-
-
-def load_outcome_state(state_dir: Path) -> tuple[dict[str, tuple[int, int]], set[str]]:
-    """Outcome counts per lesson key, and the keys the learning loop deactivated (kept failing)."""
-    data, _ = _read(state_dir / OUTCOMES_FILE, OUTCOMES_KIND)
-    out: dict[str, tuple[int, int]] = {}
-    off: set[str] = set()
-    for key, entry in data.items():
-        if isinstance(entry, dict):
-            success, failure = entry.get("success", 0), entry.get("failure", 0)
-            if isinstance(success, int) and isinstance(failure, int):
-                out[key] = (max(success, 0), max(failure, 0))
-            if entry.get("deactivated"):
-                off.add(key)
-    return out, off
-
-
-def record_outcome(state_dir: Path, scope: str, name: str, *, success: bool, lock_path: Path) -> None:
-    """Add one observed outcome of a lesson (for the learning loop; takes the store lock)."""
-    from reasonlessons.support.atomic import locked
-
-    path = state_dir / OUTCOMES_FILE
-    with locked(lock_path):
-        data, _ = _read(path, OUTCOMES_KIND)
-        key = lesson_key(scope, name)
-        entry = data.get(key)
-        field = "success" if success else "failure"
-        # Other keys (the learning loop's streak and deactivation) are kept as they are.
-        counts = dict(entry) if isinstance(entry, dict) else {}
-        previous = counts.get(field)
-        counts[field] = (previous if isinstance(previous, int) else 0) + 1
-        data[key] = counts
-        _write(path, OUTCOMES_KIND, data)

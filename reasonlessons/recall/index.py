@@ -27,6 +27,7 @@ from reasonlessons.errors import ReasonLessonsError
 from reasonlessons.lessons.locations import Locations
 from reasonlessons.recall import indexbuild as build
 from reasonlessons.recall.bm25 import Posting
+from reasonlessons.support.atomic import write_atomic
 
 INDEX_FILE = "recall-index.sqlite"
 _TRIGGER_TABLES = {"keywords": ("kw", "needle"), "files": ("globs", "glob"), "commands": ("cmds", "pattern")}
@@ -156,8 +157,6 @@ class LessonIndex:
         build.finish(image, dirs=dirs, files=len(listing))
         self.close()
         try:
-            from reasonlessons.support.atomic import write_atomic
-
             self.loc.ensure_state_dir()
             write_atomic(self.path, image.serialize(), durable=False)  # a cache: rebuilt if lost
             st = os.stat(self.path)

@@ -16,14 +16,17 @@ import sqlite3
 from collections.abc import Iterable
 from pathlib import Path
 
+from reasonlessons import lessons, safety, store
 from reasonlessons.constants import (
     CANDIDATES_DIR,
     LESSON_SUFFIX,
     NAME_RE,
     SCOPE_PROJECT,
 )
+from reasonlessons.errors import LessonFileError
 from reasonlessons.recall import globs
 from reasonlessons.recall.bm25 import document_terms
+from reasonlessons.safety import linear_re
 from reasonlessons.support import stamp as stamps
 from reasonlessons.support.tokens import tokenize
 
@@ -179,26 +182,20 @@ def _drop(conn: sqlite3.Connection, path: str) -> None:
 
 def _insert(conn: sqlite3.Connection, path: Path, scope: str, sig: str) -> int | None:
     """Parse one lesson file and file it; None when it cannot be read (validate reports it)."""
-    from reasonlessons.errors import LessonFileError
-    from reasonlessons.lessons.file import read_lesson
-
     try:
-        lesson = read_lesson(path, scope=scope)
+        lesson = lessons.file.read_lesson(path, scope=scope)
     except LessonFileError:
         return None
     # What recall shows is redacted, and trust flags are judged, once per file version: never per turn.
-    from reasonlessons.safety.redact import find_secrets, redact
-    from reasonlessons.store import trust
-
-    flags = ",".join(flag.code for flag in trust.scan(lesson))
-    content = trust.lesson_hash(lesson) if flags else ""
+    flags = ",".join(flag.code for flag in store.trust.scan(lesson))
+    content = store.trust.lesson_hash(lesson) if flags else ""
     description, body = lesson.description, lesson.body
-    if find_secrets(f"{description}\n\x00\n{body}"):  # one scan for the usual clean lesson
-        description, body = redact(description).text, redact(body).text
+    if safety.redact.find_secrets(f"{description}\n\x00\n{body}"):  # one scan for the usual clean lesson
+        description, body = safety.redact.redact(description).text, safety.redact.redact(body).text
     terms = document_terms(lesson.name, description, body)
     dl = sum(terms.values())
     expires = lesson.expires_at
-    dates = [d for d in (lesson.captured_at, _as_datetime(lesson.meta.get("refreshed-at"))) if d]
+    dates = [d for d in (lesson.captured_at, lessons.model.as_datetime(lesson.meta.get("refreshed-at"))) if d]
     cur = conn.execute(
         "INSERT INTO docs (name, scope, path, sig, meta, description, body, terms, recency, task_types,"
         " expires, inactive, dl, flags, content) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -231,8 +228,6 @@ def _insert(conn: sqlite3.Connection, path: Path, scope: str, sig: str) -> int |
 
 
 def _insert_triggers(conn: sqlite3.Connection, doc: int, triggers: dict[str, list[str]]) -> None:
-    from reasonlessons.safety import linear_re
-
     for keyword in dict.fromkeys(triggers.get("keywords", [])):
         needle = tokenize(keyword)
         if needle:
@@ -246,12 +241,6 @@ def _insert_triggers(conn: sqlite3.Connection, doc: int, triggers: dict[str, lis
         if linear_re.problem(pattern) is None:
             lit = linear_re.required_literal(pattern)
             conn.execute("INSERT INTO cmds VALUES (?, ?, ?)", (doc, pattern, lit))
-
-
-def _as_datetime(value: object) -> dt.datetime | None:
-    from reasonlessons.lessons.model import as_datetime
-
-    return as_datetime(value)
 
 
 def _jsonable(value: object) -> str:

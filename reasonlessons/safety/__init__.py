@@ -8,3 +8,21 @@ Takes any text reasonlessons is about to write, and the patterns lessons carry; 
     needs.py       substrings every match of a regex must contain: a prefilter that skips running it
     linear_re.py   user-supplied patterns on RE2, so no `commands` trigger can hang recall
 """
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+# Loaded on first use: redaction compiles its pattern table on import, and modules on the per-turn
+# path (recall, state documents, lesson files) need it only when they write or index a lesson.
+__all__ = ["redact"]
+
+if TYPE_CHECKING:
+    from reasonlessons.safety import redact
+
+
+def __getattr__(name: str) -> Any:
+    if name not in __all__:
+        raise AttributeError(f"module 'reasonlessons.safety' has no attribute {name!r}")
+    return importlib.import_module(f"reasonlessons.safety.{name}")

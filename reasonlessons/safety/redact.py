@@ -16,12 +16,11 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from reasonlessons.errors import ReasonLessonsError
-
-if TYPE_CHECKING:
-    from reasonlessons.safety.linear_re import WordSet
+from reasonlessons.safety import secretscan
+from reasonlessons.safety.linear_re import WordSet
 
 T = TypeVar("T")
 PLACEHOLDER = "[REDACTED:{kind}]"
@@ -219,8 +218,6 @@ HINTS: dict[str, tuple[str, ...]] = {
 def _plan(rules: tuple[Rule, ...]) -> tuple[list[tuple[Rule, tuple[tuple[str, str], ...], bool]], WordSet]:
     """Each rule with its hints (as written, lower-cased) and whether it ignores case; and the
     set of all hints, found in one pass over a text."""
-    from reasonlessons.safety.linear_re import WordSet
-
     plan = [
         (rule, tuple((h, h.lower()) for h in HINTS.get(rule.kind, ())), bool(rule.pattern.flags & re.I))
         for rule in rules
@@ -249,8 +246,6 @@ def _spans(text: str) -> list[tuple[int, int, str]]:
             if rule.check is not None and not rule.check(value):
                 continue
             found.append((start, end, rule.kind))
-    from reasonlessons.safety import secretscan
-
     for start, end, kind in secretscan.spans(text):
         if not any(start < p_end and p_start < end for p_start, p_end in placeholders):
             found.append((start, end, kind))

@@ -15,12 +15,11 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from reasonlessons.errors import ReasonLessonsError
-from reasonlessons.safety.needs import Needs, may_match
+from reasonlessons.safety.linear_re import WordSet
+from reasonlessons.safety.needs import Needs, may_match, needs
 
 if TYPE_CHECKING:
     from detect_secrets.plugins.base import BasePlugin
-
-    from reasonlessons.safety.linear_re import WordSet
 
 # (module, class) under detect_secrets.plugins.
 PLUGINS = (
@@ -66,8 +65,6 @@ class _Detector:
     """One library detector, with the literals that must appear in a line for it to match."""
 
     def __init__(self, plugin: BasePlugin) -> None:
-        from reasonlessons.safety.needs import needs
-
         self.plugin = plugin
         self.kind = _SLUG.sub("-", plugin.secret_type.lower()).strip("-")
         self.valid = getattr(plugin, "is_formally_valid", None)
@@ -101,8 +98,6 @@ def _detectors() -> tuple[tuple[_Detector, ...], _Detector, re.Pattern[str], Wor
 
 def _words(detectors: tuple[_Detector, ...]) -> WordSet:
     """Every string the detectors' prefilters ask about, lower-cased, to find in one pass."""
-    from reasonlessons.safety.linear_re import WordSet
-
     return WordSet(w.lower() for d in detectors for _, needed, _ in d.patterns for s in needed for w in s)
 
 

@@ -10,9 +10,26 @@ every agent, which capture and watch read, and what a shell command or a failure
     errorsig.py    error signatures, and the shell-result headers the agents write
     errors.py      errors raised while reading logs
     discovery.py   a repository's sessions in each agent's standard location
-    sources.py     which logs a capture run reads: the paths given, or the discovered ones
     otherfiles.py  files beside the logs that hold no events, named so capture can say why
     shell.py       shell command lines as invocations: tool, runner, purpose
     edits.py       the file changes a tool call makes
     signals.py     what a failure says: an invocation problem, a stated rule, an error code
 """
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+# Submodules loaded on first use: a capture given its logs never looks for others (discovery) or
+# explains a file it skipped (otherfiles), and one whose logs did not change reads none (jsonl).
+__all__ = ["discovery", "jsonl", "otherfiles"]
+
+if TYPE_CHECKING:
+    from reasonlessons.sessions import discovery, jsonl, otherfiles
+
+
+def __getattr__(name: str) -> Any:
+    if name not in __all__:
+        raise AttributeError(f"module 'reasonlessons.sessions' has no attribute {name!r}")
+    return importlib.import_module(f"reasonlessons.sessions.{name}")

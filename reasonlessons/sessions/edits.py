@@ -9,14 +9,23 @@ from functools import lru_cache
 from pathlib import PurePosixPath, PureWindowsPath
 from typing import Any
 
-from reasonlessons.capture.reduce.observations import Edit
-
 _PATH_KEYS = ("path", "file_path", "filePath", "filename", "file", "target_file", "targetFile")
 _PAIRS = (("search", "replace"), ("old_string", "new_string"), ("old_str", "new_str"), ("old", "new"))
 _PATCH_FILE = re.compile(r"^\*\*\* (Add|Update|Delete) File: (.+)$")
 _PATCH_MOVE = re.compile(r"^\*\*\* Move to: (.+)$")
 _TEXT_CAP = 4000
 _MOVE_WORDS = re.compile(r"(?:^|[\s;&|])(?:git\s+)?(?:mv|rm)\s")
+
+
+@dataclass(frozen=True)
+class Edit:
+    """A change the agent made to one file: created, or a replacement of `before` by `after`."""
+
+    path: str
+    before: str | None = None
+    after: str | None = None
+    created: bool = False
+    ref: str = ""
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ without loading lessons or the checker. A run that saw a path change within the 
 nothing, so a change in the same clock tick as the check can never be missed.
 
 This module is imported on every `stale`: it imports nothing beyond the standard library's core and
-reasonlessons.support.stamp.
+reasonlessons.support.stamp; the atomic writer (support.atomic) is loaded when an answer is stored.
 """
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ import sys
 import time
 from typing import TYPE_CHECKING, Any
 
+from reasonlessons import __version__, support
+from reasonlessons.errors import StoreWriteError
 from reasonlessons.support import stamp as stamps
 
 if TYPE_CHECKING:
@@ -31,8 +33,6 @@ FORMAT = 2
 
 
 def _tag() -> tuple[Any, ...]:
-    from reasonlessons import __version__
-
     return ("stale-result", FORMAT, __version__, sys.implementation.cache_tag)
 
 
@@ -78,10 +78,7 @@ def store(
     outputs: dict[str, Any],
 ) -> bool:
     """Keep `outputs` for replay; False (nothing stored) when a dependency changed too recently."""
-    from pathlib import Path
-
-    from reasonlessons.errors import StoreWriteError
-    from reasonlessons.support.atomic import write_atomic
+    from pathlib import Path  # only when storing: a replayed answer never needs pathlib
 
     if deps.newest() >= started_ns - stamps.RACY_NS or not os.path.isdir(state_dir):
         return False
@@ -95,7 +92,7 @@ def store(
         **outputs,
     }
     try:
-        write_atomic(Path(state_dir, RESULT_FILE), marshal.dumps(doc), durable=False)
+        support.atomic.write_atomic(Path(state_dir, RESULT_FILE), marshal.dumps(doc), durable=False)
     except StoreWriteError:
         return False
     return True

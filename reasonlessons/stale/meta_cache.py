@@ -21,9 +21,12 @@ from typing import Any
 
 from reasonlessons.errors import LessonFileError, StoreWriteError
 from reasonlessons.fingerprint.deps import Deps
+from reasonlessons.lessons.file import read_lesson_meta
 from reasonlessons.lessons.locations import Locations
 from reasonlessons.lessons.model import Lesson
+from reasonlessons.store.scopes import BadEntry, LessonStore
 from reasonlessons.support import stamp as stamps
+from reasonlessons.support.atomic import write_atomic
 
 # Not "lesson index": that is recall's (recall/index.py), a different cache of the same files.
 META_FILE = "lesson-meta.marshal"
@@ -46,8 +49,6 @@ KEYS = (
 
 def files(loc: Locations, scopes: Iterable[str]) -> list[tuple[Path, str, str | None]]:
     """(path, scope, problem or None) of every entry of the scope directories, in store order."""
-    from reasonlessons.store.scopes import LessonStore
-
     store = LessonStore(loc)
     return [(file, scope, problem) for scope in scopes for file, problem in store._entries(scope)]
 
@@ -84,8 +85,6 @@ def scan(
 
     `deps` learns every scope directory and lesson file looked at. `known` holds entries parsed
     earlier in this run (`parse`); like the stored entries, each is used only while its stamp holds."""
-    from reasonlessons.store.scopes import BadEntry
-
     path = loc.state_dir / META_FILE
     old = _load(path)
     new: dict[str, Any] = {}
@@ -122,8 +121,6 @@ def scan(
         else:
             lessons.append(Lesson(meta=dict(hit[1]), body="", path=file, scope=scope))
     if new != old and loc.state_dir.is_dir():
-        from reasonlessons.support.atomic import write_atomic
-
         try:
             data = marshal.dumps({"tag": _TAG, "lessons": new})
         except ValueError:  # a hand-written value marshal cannot hold: store it as text
@@ -136,8 +133,6 @@ def scan(
 
 
 def _parsed(file: Path, stamp: stamps.Stamp) -> tuple[Any, ...]:
-    from reasonlessons.lessons.file import read_lesson_meta
-
     try:
         return (stamp, _subset(read_lesson_meta(file)), None)
     except LessonFileError as exc:

@@ -29,6 +29,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from reasonlessons.constants import STATUS_ACTIVE
+from reasonlessons.lessons.model import Lesson
+from reasonlessons.stale import meta_cache
+from reasonlessons.store.status import status_of
 
 if TYPE_CHECKING:
     from reasonlessons.fingerprint import Checker
@@ -43,8 +46,6 @@ def split_check(
 ) -> dict[str, Any]:
     """Check half of the lessons here and, when worth it, half in a forked child whose findings go
     into `checker`; the lesson meta cache entries parsed by either, for `meta_cache.scan(known=...)`."""
-    from reasonlessons.stale import meta_cache
-
     if not _worth_forking(loc, checker):
         return {}
     paths = [path for path, _, problem in meta_cache.files(loc, scopes) if problem is None]
@@ -72,16 +73,13 @@ def split_check(
 
 
 def _preload() -> None:
-    """Import what both processes will need once, before forking, rather than once in each."""
+    """Import what both processes will need once, before forking, rather than once in each (the
+    field parsers, fingerprint/fields.py, came with the checker; TOML's is loaded only when used)."""
     import tomllib  # noqa: F401
-
-    from reasonlessons.fingerprint import fields  # noqa: F401
 
 
 def _worth_forking(loc: Locations, checker: Checker) -> bool:
-    from reasonlessons.stale.meta_cache import META_FILE
-
-    cold = checker.gen == 1 or not (loc.state_dir / META_FILE).is_file()
+    cold = checker.gen == 1 or not (loc.state_dir / meta_cache.META_FILE).is_file()
     return (
         cold
         and sys.platform == "linux"
@@ -108,10 +106,6 @@ def _idle_processors() -> float:
 
 def _check(checker: Checker, paths: list[Path], old: dict[str, Any], now: dt.datetime) -> dict[str, Any]:
     """Read these lesson files and compute what checking them needs; their meta cache entries."""
-    from reasonlessons.lessons.model import Lesson
-    from reasonlessons.stale import meta_cache
-    from reasonlessons.store.status import status_of
-
     index = meta_cache.parse(paths, old)
     for key, (_, meta, _) in index.items():
         if meta is None:

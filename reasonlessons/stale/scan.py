@@ -16,7 +16,11 @@ from typing import TYPE_CHECKING, Any
 
 from reasonlessons.constants import SCOPE_CANDIDATE, SCOPE_GLOBAL, SCOPE_PROJECT, STATUS_ACTIVE
 from reasonlessons.errors import InvalidFingerprintError, StoreWriteError, UsageError
+from reasonlessons.fingerprint import Checker
 from reasonlessons.lessons.model import Lesson
+from reasonlessons.stale import meta_cache
+from reasonlessons.stale.prefetch import split_check
+from reasonlessons.store.status import status_of, superseded_names
 
 if TYPE_CHECKING:
     from reasonlessons.fingerprint import Drift
@@ -52,11 +56,6 @@ def scan_stale(project: Project, *, deps: Deps | None = None) -> StaleScan:
     """Check every project and global lesson against the work tree, commits of drifts included.
 
     `deps` learns every path the check looked at (see reasonlessons.stale.answer_cache)."""
-    from reasonlessons.fingerprint import Checker
-    from reasonlessons.stale import meta_cache
-    from reasonlessons.stale.prefetch import split_check
-    from reasonlessons.store.status import status_of, superseded_names
-
     loc = project.loc
     state_dir = _state_dir(project)
     scopes = (SCOPE_PROJECT, SCOPE_GLOBAL)
@@ -93,8 +92,6 @@ def refresh(project: Project, name: str | None = None, *, all: bool = False) -> 
     """Re-record the fingerprint of one lesson (any scope), or of every lesson whose record changed.
 
     `--all` leaves lessons whose recorded values still hold untouched, so it never churns files."""
-    from reasonlessons.fingerprint import Checker
-
     if (name is None) == (not all):
         raise UsageError("give a lesson NAME or --all (not both)")
     loc = project.loc

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from reasonlessons import fingerprint
 from reasonlessons.constants import (
     SCOPE_CANDIDATE,
     SCOPE_GLOBAL,
@@ -17,6 +18,7 @@ from reasonlessons.constants import (
 )
 from reasonlessons.lessons.locations import Locations
 from reasonlessons.lessons.model import Lesson
+from reasonlessons.store import outcomes
 from reasonlessons.store.scopes import BadEntry, LessonStore
 from reasonlessons.store.status import DriftCheck, status_of, superseded_names
 
@@ -70,18 +72,14 @@ class Project:
         self._drift: DriftCheck | None = None
 
     def _record(self, root: Path, entries: Sequence[str]) -> dict[str, Any]:
-        from reasonlessons.fingerprint import record
-
-        recorded: dict[str, Any] = record(root, entries)
+        recorded: dict[str, Any] = fingerprint.record(root, entries)
         return recorded
 
     @property
     def drift(self) -> DriftCheck:
         """Drift of one lesson against the repository now (empty list when fresh)."""
         if self._drift is None:
-            from reasonlessons.fingerprint import Checker
-
-            checker = Checker(self.loc.root, state_dir=self.loc.state_dir)
+            checker = fingerprint.Checker(self.loc.root, state_dir=self.loc.state_dir)
             self._drift = checker.drift
         return self._drift
 
@@ -112,9 +110,7 @@ class Project:
 
     def deactivated(self) -> dict[str, str]:
         """Lessons the learning loop switched off because they kept failing: `<scope>:<name>` -> why."""
-        from reasonlessons.learning.lifecycle import deactivated
-
-        return deactivated(self.loc.state_dir)
+        return outcomes.deactivated(self.loc.state_dir)
 
     @staticmethod
     def _reason(lesson: Lesson, status: str, off: dict[str, str]) -> str | None:

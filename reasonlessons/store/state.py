@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from reasonlessons import safety, support
 from reasonlessons.constants import STATE_SCHEMA_VERSION
-from reasonlessons.support import jsonio
 from reasonlessons.support.atomic import write_atomic
 
 
@@ -16,9 +16,10 @@ def load_state(path: Path, *, kind: str) -> dict[str, Any]:
         raw = path.read_bytes()
     except OSError:
         return {}
+    # orjson and redaction load on first use: recall imports this module (store/outcomes.py).
     try:
-        doc = jsonio.loads(raw)
-    except jsonio.JSONDecodeError:
+        doc = support.jsonio.loads(raw)
+    except support.jsonio.JSONDecodeError:
         return {}
     if (
         not isinstance(doc, dict)
@@ -33,12 +34,10 @@ def load_state(path: Path, *, kind: str) -> dict[str, Any]:
 
 def save_state(path: Path, data: dict[str, Any], *, kind: str) -> None:
     """Write a state document atomically with its kind and schema version, secrets redacted."""
-    from reasonlessons.safety.redact import scrub
-
     doc = {"kind": kind, "version": STATE_SCHEMA_VERSION, "data": data}
-    _, text = scrub(doc, _dump, line_bound=True)  # _dump: indented JSON, one item per line
+    _, text = safety.redact.scrub(doc, _dump, line_bound=True)  # _dump: indented JSON, one item per line
     write_atomic(path, text.encode("utf-8"))
 
 
 def _dump(doc: dict[str, Any]) -> str:
-    return jsonio.dumps(doc, sort_keys=True, indent=True).decode("utf-8")
+    return support.jsonio.dumps(doc, sort_keys=True, indent=True).decode("utf-8")

@@ -23,9 +23,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from reasonlessons.constants import SCOPE_GLOBAL, STATE_DIR
+from reasonlessons.lessons.file import read_lesson
 from reasonlessons.lessons.locations import Locations
 from reasonlessons.lessons.model import Lesson
 from reasonlessons.store.state import load_state, save_state
+from reasonlessons.support.atomic import locked
 
 if TYPE_CHECKING:
     from reasonlessons.store.project import Project
@@ -246,8 +248,6 @@ def is_trusted(loc: Locations, lesson: Lesson, *, trusted: Mapping[str, str] | N
 
 def record_trust(loc: Locations, lesson: Lesson, *, now: dt.datetime, flags: list[Flag]) -> Path:
     """Remember that a human accepted this lesson's current content (flags noted for the record)."""
-    from reasonlessons.support.atomic import locked
-
     scope = lesson.scope or ""
     path = trust_path(loc, scope)
     if scope != SCOPE_GLOBAL:
@@ -265,8 +265,6 @@ def record_trust(loc: Locations, lesson: Lesson, *, now: dt.datetime, flags: lis
 
 def revoke_trust(loc: Locations, lesson: Lesson) -> bool:
     """Forget a lesson's trust; False when it was not trusted."""
-    from reasonlessons.support.atomic import locked
-
     scope = lesson.scope or ""
     path = trust_path(loc, scope)
     with locked(path.with_name("trust.lock")):
@@ -291,8 +289,6 @@ def trust_lesson(
 
 def accept_own(project: Project, lesson: Lesson) -> list[Flag]:
     """Trust a lesson the local user just wrote with `add` (their own words, no third party)."""
-    from reasonlessons.lessons.file import read_lesson
-
     if lesson.path is not None:
         lesson = read_lesson(lesson.path, scope=lesson.scope)  # as written: normalized and redacted
     flags = scan(lesson)

@@ -15,6 +15,8 @@ from pathlib import Path
 
 from reasonlessons.constants import SCOPE_CANDIDATE, SCOPE_GLOBAL, SCOPE_PROJECT
 from reasonlessons.lessons.model import Lesson
+from reasonlessons.safety.redact import find_secrets
+from reasonlessons.store import trust
 from reasonlessons.store.scopes import LessonStore, content_key
 
 ERROR = "error"
@@ -73,9 +75,6 @@ def validate(store: LessonStore, *, check_entry: EntryCheck | None = None) -> li
 
 def _trust_problems(store: LessonStore, lessons: list[Lesson]) -> list[Problem]:
     """Hostile-looking lessons nobody trusted yet, and secrets in lesson files (docs/security.md)."""
-    from reasonlessons.safety.redact import find_secrets
-    from reasonlessons.store import trust
-
     problems: list[Problem] = []
     trusted = {scope: trust.trusted_hashes(store.loc, scope) for scope in {x.scope or "" for x in lessons}}
     for lesson in lessons:

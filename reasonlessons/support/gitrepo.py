@@ -7,55 +7,19 @@ functions return None instead of raising, because an explanation must never brea
 from __future__ import annotations
 
 import contextlib
-import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from reasonlessons.support.gitcli import Fallback, Objects, parse_commit, rev_list
+from reasonlessons.support.githead import head_token
 
 if TYPE_CHECKING:
     import git
     from git.objects import Blob, Submodule, Tree
 
-    from reasonlessons.support.gitcli import Objects
-
 # Listing a commit's tree goes through Python objects; past this many entries we give up.
 MAX_TREE_ENTRIES = 50_000
-
-
-def head_token(root: str, seen: list[str] | None = None) -> str | None:
-    """The commit id HEAD points to, read from `.git` without starting git; None when unknown.
-
-    Every file consulted (or looked for) is appended to `seen`, so callers can tell when HEAD moves."""
-    seen = [] if seen is None else seen
-
-    def read(path: str) -> str | None:
-        seen.append(path)
-        try:
-            with open(path, encoding="utf-8") as handle:
-                return handle.read(1 << 22).strip()
-        except (OSError, UnicodeDecodeError):
-            return None
-
-    git_dir = os.path.join(root, ".git")
-    if os.path.isfile(git_dir):  # a linked work tree or submodule: `gitdir: <path>`
-        pointer = read(git_dir) or ""
-        if not pointer.startswith("gitdir:"):
-            return None
-        git_dir = os.path.join(root, pointer[len("gitdir:") :].strip())
-    head = read(os.path.join(git_dir, "HEAD"))
-    if not head or not head.startswith("ref:"):
-        return head or None
-    ref = head[len("ref:") :].strip()
-    common = os.path.join(git_dir, read(os.path.join(git_dir, "commondir")) or ".")
-    for base in (git_dir, common):
-        sha = read(os.path.join(base, ref))
-        if sha:
-            return sha
-    for line in (read(os.path.join(common, "packed-refs")) or "").splitlines():
-        sha, _, name = line.partition(" ")
-        if name == ref:
-            return sha
-    return None
 
 
 @dataclass(frozen=True)
@@ -106,8 +70,6 @@ class _CliTree:
         self._sha = tree
 
     def read(self, path: str) -> bytes | None:
-        from reasonlessons.support.gitcli import Fallback
-
         objects = self._history.objects()
         try:
             found = self._lookup(path)
@@ -121,8 +83,6 @@ class _CliTree:
             return self._slow().read(path)
 
     def listdir(self, path: str) -> tuple[list[str], list[str]] | None:
-        from reasonlessons.support.gitcli import Fallback
-
         try:
             found = ("tree", self._sha) if not path else self._lookup(path)
             if found is None or found[0] != "tree":
@@ -165,8 +125,6 @@ class History:
     def objects(self) -> Objects:
         """The git CLI reader (started on first use; Fallback when git cannot be started)."""
         if self._objects is None:
-            from reasonlessons.support.gitcli import Objects
-
             self._objects = Objects(self._root)
         return self._objects
 
@@ -179,8 +137,6 @@ class History:
         return self._repo
 
     def head(self) -> Commit | None:
-        from reasonlessons.support.gitcli import Fallback
-
         try:
             got = self.objects().get("HEAD", "commit")
             return None if got is None else self._commit(*got)
@@ -189,8 +145,6 @@ class History:
 
     def commits(self, path: str, limit: int) -> Iterator[Commit]:
         """Commits that touched `path` ('' for any), newest first."""
-        from reasonlessons.support.gitcli import Fallback, rev_list
-
         try:
             listed = self._revs.get((path, limit))
             if listed is None:
@@ -220,8 +174,6 @@ class History:
             self._repo = None
 
     def _commit(self, sha: str, data: bytes) -> Commit:
-        from reasonlessons.support.gitcli import Fallback, parse_commit
-
         try:
             tree, subject = parse_commit(data)
         except Fallback:

@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from reasonlessons.support.yamlblock import LoaderClass
 
+from reasonlessons.support import yamlblock
+
 _OTHER = object()  # not a plain document: yaml.load decides
 _NO_KEY = object()
 
@@ -31,8 +33,6 @@ def loader() -> LoaderClass:
 
 def safe_load(text: str) -> Any:
     """`yaml.load(text, Loader=loader())`."""
-    from reasonlessons.support import yamlblock
-
     state = yamlblock.NEEDS_LOADER
     if "yaml" not in sys.modules:  # PyYAML's resolvers are as it ships them
         state, value = yamlblock.load(text, None)

@@ -15,3 +15,19 @@ integrations.py  the capture pipeline and the Reasonix export, as the daemon cal
 """
 
 from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+# Loaded on first use: the command line imports this package and reaches for a module when one of
+# its commands runs, so `reasonlessons --help` does not load them all.
+__all__ = ["daemon", "integrations"]
+
+if TYPE_CHECKING:
+    from reasonlessons.watch import daemon, integrations
+
+
+def __getattr__(name: str) -> Any:
+    if name not in __all__:
+        raise AttributeError(f"module 'reasonlessons.watch' has no attribute {name!r}")
+    return importlib.import_module(f"reasonlessons.watch.{name}")

@@ -18,9 +18,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from reasonlessons.sessions.discovery import discover
 from reasonlessons.sessions.events import SessionRef
 from reasonlessons.watch.debounce import Debouncer
 from reasonlessons.watch.lessons import Event, LessonSet, lesson_events
+from reasonlessons.watch.observer import Observer
+from reasonlessons.watch.pidlock import daemon_lock
 from reasonlessons.watch.plan import (
     LESSON,
     LESSONS,
@@ -32,10 +35,11 @@ from reasonlessons.watch.plan import (
     follows_content,
     relevant,
 )
+from reasonlessons.watch.sessions import SessionTracker, session_roots
+from reasonlessons.watch.watchset import RealFs, resolve
 
 if TYPE_CHECKING:
     from reasonlessons.store.project import Project
-    from reasonlessons.watch.observer import Observer
 
 log = logging.getLogger(__name__)
 
@@ -74,8 +78,6 @@ class Daemon:
         find_sessions: FindSessions | None = None,
         resync: Resync | None = None,
     ) -> None:
-        from reasonlessons.watch.sessions import SessionTracker
-
         options = options or WatchOptions()
         self.project = project
         self.options = options
@@ -117,9 +119,6 @@ class Daemon:
 
     def run(self, emit: Emit, stop: threading.Event | None = None) -> None:
         """Watch until `stop` (or `request_stop`); one daemon per repository (WatchRunningError)."""
-        from reasonlessons.watch.observer import Observer
-        from reasonlessons.watch.pidlock import daemon_lock
-
         if stop is not None:
             self.stop = stop
         loc = self.project.loc
@@ -233,9 +232,6 @@ class Daemon:
         return events
 
     def _replan(self) -> None:
-        from reasonlessons.watch.sessions import session_roots
-        from reasonlessons.watch.watchset import RealFs, resolve
-
         loc = self.project.loc
         self._fingerprints = self.lessons.fingerprints()
         plan = build_plan(
@@ -252,8 +248,6 @@ class Daemon:
         self._observer.apply(watches)
 
     def _discover(self) -> Sequence[SessionRef]:
-        from reasonlessons.sessions.discovery import discover
-
         return discover(self.project.loc.root, env=self.env, home=self.home)
 
 

@@ -5,14 +5,14 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from reasonlessons.capture.pipeline import capture
+from reasonlessons.integrations.reasonix_export import export_reasonix
 from reasonlessons.sessions.events import SessionRef
+from reasonlessons.store.project import Project
 from reasonlessons.watch.daemon import CaptureFn, Resync
 from reasonlessons.watch.lessons import Event
-
-if TYPE_CHECKING:
-    from reasonlessons.store.project import Project
 
 
 def pipeline_capture(
@@ -21,8 +21,6 @@ def pipeline_capture(
     """Capture through the capture pipeline, one session at a time; new and updated candidates."""
 
     def run(refs: Sequence[SessionRef]) -> list[dict[str, Any]]:
-        from reasonlessons.capture.pipeline import capture
-
         report = capture(
             project,
             [ref.path for ref in refs],
@@ -46,9 +44,6 @@ def reasonix_export(project: Project, *, env: Mapping[str, str], home: Path) -> 
     """Keep `export reasonix` in sync: fresh lessons as Reasonix memory facts, stale ones withdrawn."""
 
     def run() -> Event | None:
-        from reasonlessons.integrations.reasonix_export import export_reasonix
-        from reasonlessons.store.project import Project
-
         # A new Project each time: a Project's checker remembers facts for one command's lifetime.
         report = export_reasonix(Project(project.loc, now=project.now), env=env, home=home)
         if not (report.written or report.withdrawn):

@@ -23,7 +23,11 @@ from reasonlessons.constants import (
     STATUS_ACTIVE,
     STATUS_STALE,
 )
+from reasonlessons.fingerprint import Checker
 from reasonlessons.lessons.model import Lesson
+from reasonlessons.safety.redact import scrub
+from reasonlessons.stale import meta_cache
+from reasonlessons.store.status import status_of, superseded_names
 from reasonlessons.support import jsonio
 from reasonlessons.support.atomic import write_atomic
 
@@ -68,9 +72,6 @@ class LessonSet:
 
     def load(self) -> Changes:
         """Read the scopes again (cheap: the index re-parses only files whose stat changed)."""
-        from reasonlessons.stale import meta_cache
-        from reasonlessons.store.status import status_of, superseded_names
-
         found, bad = meta_cache.scan(self.project.loc, (SCOPE_PROJECT, SCOPE_GLOBAL))
         superseded = superseded_names(found)
         project_names = {lesson.name for lesson in found if lesson.scope == SCOPE_PROJECT}
@@ -103,8 +104,6 @@ class LessonSet:
 
     def check(self, keys: set[str] | None = None, *, announce: bool = True) -> list[Event]:
         """Re-check `keys` (all when None); return stale/fresh events for what changed since last time."""
-        from reasonlessons.fingerprint import Checker
-
         loc = self.project.loc
         targets = sorted(self.lessons if keys is None else keys & self.lessons.keys())
         events: list[Event] = []
@@ -151,8 +150,6 @@ class LessonSet:
             wrapped = {"kind": STATE_KIND, "version": STATE_SCHEMA_VERSION, "data": doc}
             path = Path(self.project.loc.state_dir) / STATE_FILE
             # Drift values are read from repo files: redacted like every state document (privacy.py).
-            from reasonlessons.safety.redact import scrub
-
             _, text = scrub(wrapped, lambda d: jsonio.dumps(d, indent=True).decode("utf-8"))
             write_atomic(path, text.encode("utf-8"), durable=False)
             self._saved = doc

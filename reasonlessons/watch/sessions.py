@@ -15,6 +15,8 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
+from reasonlessons.sessions.adapters import detect
+from reasonlessons.sessions.discovery import claude_slug, reasonix_slug
 from reasonlessons.sessions.events import SessionRef
 from reasonlessons.watch.plan import SessionRoot
 
@@ -35,8 +37,6 @@ def _env_path(env: Mapping[str, str], key: str, home: Path) -> Path | None:
 
 def session_roots(repo_root: Path, *, env: Mapping[str, str], home: Path) -> list[SessionRoot]:
     """The directories where agents write this repository's logs (docs/log-formats.md, each agent's files)."""
-    from reasonlessons.sessions.discovery import claude_slug, reasonix_slug
-
     spellings = list(dict.fromkeys((repo_root.absolute(), repo_root.resolve())))
     out: list[SessionRoot] = []
 
@@ -71,8 +71,6 @@ def session_roots(repo_root: Path, *, env: Mapping[str, str], home: Path) -> lis
 
 def is_ended(ref: SessionRef) -> bool:
     """Whether the adapter sees a terminal state now (idleness is the tracker's business)."""
-    from reasonlessons.sessions.adapters import detect
-
     adapter = detect(ref.path)
     if adapter is None:
         return False

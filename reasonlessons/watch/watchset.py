@@ -23,6 +23,7 @@ import time
 from collections.abc import Iterable
 from typing import NamedTuple, Protocol
 
+from reasonlessons.fingerprint.tree import DirIndex, Unreadable
 from reasonlessons.watch.plan import Need
 
 
@@ -47,8 +48,6 @@ class RealFs:
     """The disk, with git's ignore rules as the fingerprint layer applies them."""
 
     def __init__(self, root: str) -> None:
-        from reasonlessons.fingerprint.tree import DirIndex
-
         self.root = root
         self._index = DirIndex(root, {}, gen=0, t0=time.time_ns())
 
@@ -56,8 +55,6 @@ class RealFs:
         return os.path.isdir(path) and not os.path.islink(path)
 
     def child_dirs(self, path: str) -> tuple[list[str], list[str]]:
-        from reasonlessons.fingerprint.tree import Unreadable
-
         try:
             with os.scandir(path) as it:
                 every = sorted(e.name for e in it if e.is_dir(follow_symlinks=False))

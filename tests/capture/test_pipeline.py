@@ -423,7 +423,7 @@ def test_shared_fixtures_yield_few_specific_candidates(
 def test_a_folder_stands_for_the_logs_at_any_depth(tmp_path: Path) -> None:
     """Codex keeps rollouts in `sessions/YYYY/MM/DD/`: naming `sessions` reads them all, and a log
     added deep down later is read by the next run (the unchanged-logs shortcut sees it too)."""
-    from reasonlessons.sessions import sources
+    from reasonlessons.capture import sources
 
     repo = tmp_path / "repo"
     repo.mkdir()

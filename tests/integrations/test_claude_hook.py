@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from reasonlessons.cli.fast import hook
-from reasonlessons.integrations import claude_hook, claude_loops
+from reasonlessons.integrations import claude_capture, claude_hook, claude_loops
 from reasonlessons.recall.api import Recaller
 from tests.jsonshape import load_schema, problems
 from tests.paths import RESOURCES
@@ -279,7 +279,7 @@ def test_session_end_capture_really_reads_a_claude_code_transcript(repo: Path) -
     transcript = repo / "session.jsonl"
     transcript.write_bytes(source.read_bytes())
     payload = event(repo, "SessionEnd", transcript_path=str(transcript))
-    report = claude_hook.capture_transcript(claude_hook.Hook(payload, now=NOW), str(transcript))
+    report = claude_capture.capture_transcript(claude_hook.Hook(payload, now=NOW), str(transcript))
     assert report.files == 1
     assert (repo / ".reasonix" / "state" / "capture-checkpoints.json").exists()
 

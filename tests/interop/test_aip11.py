@@ -16,6 +16,7 @@ from reasonlessons.interop.common import InteropError
 from reasonlessons.learning import lifecycle
 from reasonlessons.lessons.file import split_frontmatter
 from reasonlessons.lessons.model import as_datetime
+from reasonlessons.store import outcomes
 from reasonlessons.store.project import Project, open_project
 from tests.paths import RESOURCES
 
@@ -70,7 +71,7 @@ def test_author_supplied_counts_are_ignored(git_repo: Path, tmp_path: Path) -> N
     project = open_project(git_repo, now=lambda: NOW)
     report = import_lessons(project, "aip11", EXAMPLE, scope="project")
     assert any("ignored the success_count/failure_count" in n for n in report.notes)
-    assert lifecycle.load(project.loc.state_dir) == {}
+    assert outcomes.load(project.loc.state_dir) == {}
     lesson = project.store.find("use-npm-test-not-npx-jest")
     assert "success_count" not in str(lesson.meta)
     # Only observed outcomes reach an export.

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from reasonlessons.learning import lifecycle
+from reasonlessons.store import outcomes
 from tests.capturesupport import CAPTURE
 from tests.invoke import Invoke
 from tests.learningsupport import LEARNING, NPM_LESSON, project_with_lessons, recall_npm, session_of
@@ -29,13 +29,13 @@ def test_capture_judges_the_lessons_recalled_into_the_session(git_repo: Path, cl
     (outcome,) = learned["outcomes"]
     assert (outcome["lesson"], outcome["outcome"]) == (f"project:{NPM_LESSON}", "failure")
     assert "failed anyway" in outcome["reason"]
-    record = lifecycle.load(project.loc.state_dir)[f"project:{NPM_LESSON}"]
+    record = outcomes.load(project.loc.state_dir)[f"project:{NPM_LESSON}"]
     assert (record.success, record.failure) == (0, 1)
     # A re-run reads nothing new and counts nothing twice.
     again = cli_invoke("capture", log, "--json", "--repo", git_repo).json()
     assert isinstance(again, dict)
     assert again["outcomes"] == []
-    assert lifecycle.load(project.loc.state_dir)[f"project:{NPM_LESSON}"].failure == 1
+    assert outcomes.load(project.loc.state_dir)[f"project:{NPM_LESSON}"].failure == 1
 
 
 def test_capture_without_a_session_id_links_by_time(git_repo: Path, cli_invoke: Invoke) -> None:

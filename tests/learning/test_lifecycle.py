@@ -7,8 +7,9 @@ import json
 from pathlib import Path
 
 from reasonlessons.learning import lifecycle
-from reasonlessons.learning.lifecycle import DEACTIVATE_STREAK, Record, apply, next_record
-from reasonlessons.recall.counters import OUTCOMES_FILE, load_outcome_state, load_outcomes, record_outcome
+from reasonlessons.learning.lifecycle import DEACTIVATE_STREAK, apply, next_record
+from reasonlessons.store import outcomes
+from reasonlessons.store.outcomes import OUTCOMES_FILE, Record
 from tests.invoke import Invoke
 
 NOW = dt.datetime(2026, 5, 10, tzinfo=dt.UTC)
@@ -39,14 +40,14 @@ def test_apply_writes_the_document_recall_reads(tmp_path: Path) -> None:
     lock = tmp_path / "lock"
     applied = apply(tmp_path, lock, [("project:a", False)] * 3 + [("project:b", True)], now=NOW)
     assert [a.deactivated_now for a in applied] == [False, False, True, False]
-    counts, off = load_outcome_state(tmp_path)
+    counts, off = outcomes.counts(tmp_path)
     assert counts == {"project:a": (0, 3), "project:b": (1, 0)}
     assert off == {"project:a"}
-    assert "project:a" in lifecycle.deactivated(tmp_path)
-    # The recall-side writer keeps the learning loop's keys.
-    record_outcome(tmp_path, "project", "a", success=True, lock_path=lock)
-    assert lifecycle.load(tmp_path)["project:a"].deactivated
-    assert load_outcomes(tmp_path)["project:a"] == (1, 3)
+    assert "project:a" in outcomes.deactivated(tmp_path)
+    # Another writer of the document keeps the learning loop's keys.
+    outcomes.update(tmp_path, lock, lambda got: {"project:a": got["project:a"]._replace(success=1)})
+    assert outcomes.load(tmp_path)["project:a"].deactivated
+    assert outcomes.counts(tmp_path)[0]["project:a"] == (1, 3)
 
 
 def test_revive_clears_the_flag_and_the_streak_but_keeps_counts(tmp_path: Path) -> None:
@@ -54,18 +55,18 @@ def test_revive_clears_the_flag_and_the_streak_but_keeps_counts(tmp_path: Path) 
     apply(tmp_path, lock, [("project:a", False)] * 3, now=NOW)
     revived = lifecycle.revive(tmp_path, lock, "project:a")
     assert revived == Record(0, 3, 0, NOW.isoformat())
-    assert load_outcome_state(tmp_path)[1] == set()
+    assert outcomes.counts(tmp_path)[1] == set()
     assert lifecycle.revive(tmp_path, lock, "project:a") is None
 
 
 def test_a_damaged_or_hand_edited_document_is_not_trusted(tmp_path: Path) -> None:
     (tmp_path / OUTCOMES_FILE).write_text("{not json")
-    assert lifecycle.load(tmp_path) == {}
+    assert outcomes.load(tmp_path) == {}
     doc = {"kind": "lesson-outcomes", "version": 1, "data": {"project:a": {"success": -5, "failure": "9"}}}
     (tmp_path / OUTCOMES_FILE).write_text(json.dumps(doc))
-    assert lifecycle.load(tmp_path)["project:a"] == Record(0, 0)
+    assert outcomes.load(tmp_path)["project:a"] == Record(0, 0)
     apply(tmp_path, tmp_path / "lock", [("project:a", True)], now=NOW)
-    assert load_outcomes(tmp_path) == {"project:a": (1, 0)}
+    assert outcomes.counts(tmp_path)[0] == {"project:a": (1, 0)}
 
 
 def test_list_shows_a_deactivated_lesson_as_deprecated_with_why(git_repo: Path, cli_invoke: Invoke) -> None:

@@ -6,8 +6,8 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from reasonlessons.learning import lifecycle
 from reasonlessons.learning.loop import learn, revive
+from reasonlessons.store import outcomes
 from reasonlessons.store.project import Project
 from tests.learningsupport import (
     LEARNING,
@@ -31,7 +31,7 @@ def replay(project: Project, name: str) -> list[str]:
 
 
 def counts(project: Project) -> tuple[int, int]:
-    record = lifecycle.load(project.loc.state_dir).get(f"project:{NPM_LESSON}") or lifecycle.Record()
+    record = outcomes.load(project.loc.state_dir).get(f"project:{NPM_LESSON}") or outcomes.Record()
     return record.success, record.failure
 
 
@@ -72,7 +72,7 @@ def test_outcomes_move_counts_and_ranking(git_repo: Path) -> None:
 
     assert replay(project, "warned-again") == [f"{NPM_LESSON}=failure"]
     assert counts(project) == (1, 3)
-    record = lifecycle.load(project.loc.state_dir)[f"project:{NPM_LESSON}"]
+    record = outcomes.load(project.loc.state_dir)[f"project:{NPM_LESSON}"]
     assert record.deactivated
     assert record.streak == 3
 

@@ -17,8 +17,9 @@ from reasonlessons.errors import UsageError
 from reasonlessons.lessons.locations import Locations
 from reasonlessons.lessons.model import Lesson
 from reasonlessons.recall.api import Recaller, recall
-from reasonlessons.recall.counters import COUNTERS_FILE, OUTCOMES_FILE, Counters
+from reasonlessons.recall.counters import COUNTERS_FILE, Counters
 from reasonlessons.recall.render import CLOSE
+from reasonlessons.store.outcomes import OUTCOMES_FILE
 from reasonlessons.store.project import Project
 from tests.paths import RESOURCES
 

@@ -1,4 +1,4 @@
-"""Local-state counters: hits, last seen, per-session de-duplication, outcomes; damage is not fatal."""
+"""Local-state counters: hits, last seen, per-session de-duplication; damage is not fatal."""
 
 from __future__ import annotations
 
@@ -8,15 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from reasonlessons.recall.counters import (
-    COUNTERS_FILE,
-    MAX_SESSIONS,
-    OUTCOMES_FILE,
-    Counters,
-    lesson_key,
-    load_outcomes,
-    record_outcome,
-)
+from reasonlessons.recall.counters import COUNTERS_FILE, MAX_SESSIONS, Counters
 
 NOW = dt.datetime(2026, 11, 21, 12, 0, tzinfo=dt.UTC)
 
@@ -71,13 +63,3 @@ def test_session_ids_are_bounded_and_printable(tmp_path: Path) -> None:
     assert len(sid) == 200
     assert sid.isprintable()
     assert counters.seen("x\n\x1b" + "y" * 500) == {"project:a"}
-
-
-def test_outcomes_round_trip_and_ignore_damage(tmp_path: Path) -> None:
-    lock = tmp_path / "lessons.lock"
-    record_outcome(tmp_path, "project", "flaky", success=False, lock_path=lock)
-    record_outcome(tmp_path, "project", "flaky", success=False, lock_path=lock)
-    record_outcome(tmp_path, "project", "flaky", success=True, lock_path=lock)
-    assert load_outcomes(tmp_path) == {lesson_key("project", "flaky"): (1, 2)}
-    (tmp_path / OUTCOMES_FILE).write_text("garbage")
-    assert load_outcomes(tmp_path) == {}

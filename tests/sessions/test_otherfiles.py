@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from reasonlessons.sessions import sources
+from reasonlessons.capture import sources
 from reasonlessons.sessions.otherfiles import why_not_a_log
 from tests.paths import SHARED_FIXTURES
 

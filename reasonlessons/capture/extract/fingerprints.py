@@ -15,6 +15,9 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from reasonlessons.errors import InvalidFingerprintError
+from reasonlessons.fingerprint.entry import parse_entry
+from reasonlessons.fingerprint.fields import lookup, parse_document
 from reasonlessons.sessions.shell import Invocation
 
 if TYPE_CHECKING:
@@ -117,18 +120,12 @@ class RepoFacts:
             self._docs[rel] = None
             path = self._under(rel)
             if path is not None and path.is_file() and path.stat().st_size <= 2 * 1024 * 1024:
-                from reasonlessons.fingerprint.fields import parse_document
-
                 with contextlib.suppress(OSError, ValueError):
                     self._docs[rel] = parse_document(rel, path.read_bytes())
         return self._docs[rel]
 
     def value(self, entry: str) -> tuple[bool, Any]:
         """(found, value) of a field entry such as `package.json#scripts.test`."""
-        from reasonlessons.errors import InvalidFingerprintError
-        from reasonlessons.fingerprint.entry import parse_entry
-        from reasonlessons.fingerprint.fields import lookup
-
         try:
             parsed = parse_entry(entry)
         except InvalidFingerprintError:

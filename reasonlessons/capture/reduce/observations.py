@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from reasonlessons.sessions.edits import Edit
 from reasonlessons.sessions.shell import Invocation
 
 
@@ -31,17 +32,6 @@ class Failure:
     error_kind: str | None = None
     excerpt: str = ""
     invocation: bool = False  # the command itself could not run as written (signals.py)
-
-
-@dataclass(frozen=True)
-class Edit:
-    """A change the agent made to one file: created, or a replacement of `before` by `after`."""
-
-    path: str
-    before: str | None = None
-    after: str | None = None
-    created: bool = False
-    ref: str = ""
 
 
 @dataclass(frozen=True)

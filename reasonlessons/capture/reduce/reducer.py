@@ -18,7 +18,6 @@ from reasonlessons.capture.reduce.observations import (
     CommandFix,
     Correction,
     CreatedFiles,
-    Edit,
     EditFix,
     Failure,
     RepeatedFailure,
@@ -28,7 +27,7 @@ from reasonlessons.capture.reduce.observations import (
 )
 from reasonlessons.safety.redact import redact
 from reasonlessons.sessions import signals
-from reasonlessons.sessions.edits import Move, changed_region, file_edits, relative, shell_moves
+from reasonlessons.sessions.edits import Edit, Move, changed_region, file_edits, relative, shell_moves
 from reasonlessons.sessions.events import Event
 from reasonlessons.sessions.shell import Invocation, parse
 

@@ -1,7 +1,7 @@
 """`reasonlessons capture` without Typer: hooks and `watch` run it at the end of every session, and a
 re-run on unchanged logs should cost little more than starting Python.
 
-`__main__` tries `try_run` first; anything it does not recognise (help, unknown options) goes to the
+`dispatch` tries `try_run` first; anything it does not recognise (help, unknown options) goes to the
 Typer command, which is built from the same OPTIONS table and calls `run` too, so both paths accept
 the same options and print the same bytes.
 """

@@ -1,6 +1,6 @@
 """`reasonlessons hook claude-code`: the command Claude Code runs around every prompt and tool call.
 
-`__main__` dispatches here before importing Typer (the Typer `hook` command, for `--help` listings
+`dispatch` sends it here before importing Typer (the Typer `hook` command, for `--help` listings
 and docs, is built from the same OPTIONS table and calls `run()` too). The contract with Claude Code
 (docs/integrations.md):
 

@@ -1,5 +1,5 @@
 """`reasonlessons recall` without Typer: it runs before every agent turn, and importing Typer alone
-costs several times a bare Python start. `__main__` dispatches here first; the Typer `recall` command
+costs several times a bare Python start. `dispatch` sends `recall` here; the Typer `recall` command
 (reasonlessons/cli/recall.py, for `--help` listings and docs) is built from the same OPTIONS table and
 calls `run()` too, so both paths accept the same options and print the same bytes.
 """

@@ -1,6 +1,6 @@
 """`reasonlessons stale` without Typer: it runs before every agent turn.
 
-`__main__` tries `try_run` first; anything it does not recognise (help, typos, other commands) goes to
+`dispatch` tries `try_run` first; anything it does not recognise (help, typos, other commands) goes to
 the full CLI. The Typer `stale` command is built from the same OPTIONS table and calls `stale_main` too,
 so both paths accept the same options and print the same bytes.
 `stale_main` first asks `reasonlessons.stale.answer_cache` whether the last answer still holds; only when

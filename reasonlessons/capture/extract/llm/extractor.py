@@ -7,11 +7,13 @@ from dataclasses import dataclass, field
 
 from reasonlessons.capture.extract.context import SessionPlace
 from reasonlessons.capture.extract.draft import CandidateDraft
+from reasonlessons.capture.extract.heuristic import extract
 from reasonlessons.capture.extract.llm import digest as digests
 from reasonlessons.capture.extract.llm.client import LLMError, chat
 from reasonlessons.capture.extract.llm.config import LLMConfig, from_env
 from reasonlessons.capture.extract.llm.reply import ReplyError, parse_reply
 from reasonlessons.capture.reduce.observations import SessionObservations
+from reasonlessons.errors import UsageError
 
 Extract = Callable[[SessionObservations, SessionPlace], list[CandidateDraft]]
 Chat = Callable[[LLMConfig, list[dict[str, str]]], str]
@@ -61,12 +63,8 @@ EXTRACTORS = ("heuristic", "llm")
 
 def choose(name: str, env: Mapping[str, str]) -> Extract | None:
     """The extractor for `capture --extractor NAME` (None: capture's own heuristic one)."""
-    from reasonlessons.errors import UsageError
-
     if name == "heuristic":
         return None
     if name == "llm":
-        from reasonlessons.capture.extract.heuristic import extract
-
         return LLMExtractor.from_env(env, extract)
     raise UsageError(f"--extractor {name!r}: use {' or '.join(EXTRACTORS)}")

@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from reasonlessons import capture, sessions
 from reasonlessons.sessions.events import SessionRef
 
 if TYPE_CHECKING:
@@ -20,9 +21,7 @@ def discovered(
     root: Path, agent: str, *, env: Mapping[str, str] | None, home: Path | None
 ) -> list[SessionRef]:
     """This repository's logs in each agent's standard place, of the wanted agent (or all for auto)."""
-    from reasonlessons.sessions.discovery import discover
-
-    refs = discover(root, env=os.environ if env is None else env, home=home or Path.home())
+    refs = sessions.discovery.discover(root, env=os.environ if env is None else env, home=home or Path.home())
     return [ref for ref in refs if _agent_matches(ref.agent, agent)]
 
 
@@ -50,15 +49,13 @@ def explicit(
 ) -> list[tuple[SessionRef, Adapter]]:
     """Logs named on the command line; a folder stands for the logs under it. `skip(what, why)` the
     rest."""
-    from reasonlessons.sessions import adapters
-
     found: list[tuple[SessionRef, Adapter]] = []
     for given in paths:
         path = Path(os.path.abspath(given))
         if not path.exists():
             skip(str(given), "no such file or directory")
             continue
-        adapter = chosen or adapters.detect(path)
+        adapter = chosen or capture.adapters.detect(path)
         if path.is_dir() and (adapter is None or not adapter.sniff(b"", path)):
             found.extend(explicit(_walk(path), chosen, skip))
         elif adapter is None:
@@ -69,13 +66,10 @@ def explicit(
 
 
 def _why_skipped(path: Path) -> str:
-    from reasonlessons.sessions import adapters
-    from reasonlessons.sessions.otherfiles import why_not_a_log
-
     if _companion(path):
         return "a companion file, read with its event log"
-    known = ", ".join(adapters.names())
-    return why_not_a_log(path) or f"not a session log of a known agent ({known})"
+    known = ", ".join(capture.adapters.names())
+    return sessions.otherfiles.why_not_a_log(path) or f"not a session log of a known agent ({known})"
 
 
 def _walk(folder: Path) -> list[Path]:
