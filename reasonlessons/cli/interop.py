@@ -94,18 +94,18 @@ def stats(json: JsonOption = False, repo: RepoOption = None) -> None:
 
 @app.command()
 def revive(
-    name: Annotated[str, typer.Argument(help="The deactivated lesson.", show_default=False)],
+    name: Annotated[str, typer.Argument(help="The archived lesson.", show_default=False)],
     from_global: Annotated[bool, typer.Option("--global", help="The lesson is in the global scope.")] = False,
     repo: RepoOption = None,
 ) -> None:
-    """Bring back a lesson the learning loop deactivated after it kept failing (its counts are kept)."""
-    record = learning.loop.revive(
-        open_project(repo), name, scope=SCOPE_GLOBAL if from_global else SCOPE_PROJECT
-    )
+    """Restore a lesson the learning loop archived (its confidence fell below the floor)."""
+    project = open_project(repo)
+    record = learning.loop.revive(project, name, scope=SCOPE_GLOBAL if from_global else SCOPE_PROJECT)
     if record is None:
-        say(f"{name} is not deactivated; nothing to do")
+        say(f"{name} is not archived; nothing to do")
         return
-    say(f"revived {name} ({record.success} successes, {record.failure} failures so far)")
+    entry = project.entry(name, scopes=(SCOPE_GLOBAL if from_global else SCOPE_PROJECT,))
+    say(f"revived {name}: confidence {entry.confidence:g}; counts start over (`show` keeps the history)")
 
 
 def export_format(fmt: str, *, out: Path | None, scope: str, json: bool, repo: Path | None) -> None:

@@ -28,12 +28,14 @@ from reasonlessons.integrations import reasonix_facts as rf
 from reasonlessons.integrations.reasonix_files import KIND, MANIFEST, ExportReport, Item, read_bytes, unlink
 from reasonlessons.integrations.reasonix_skills import sync_skills
 from reasonlessons.lessons.model import Lesson, as_datetime
+from reasonlessons.recall.match import for_agent
 from reasonlessons.safety.redact import redact_value
 from reasonlessons.store.project import Project
 from reasonlessons.store.state import load_state, save_state
 from reasonlessons.store.trust import is_trusted, scan
 from reasonlessons.support.atomic import locked, write_atomic
 
+AGENT = "reasonix"
 LOCK = ".reasonlessons-export.lock"
 SCOPES = {"project": (SCOPE_PROJECT,), "global": (SCOPE_GLOBAL,), "all": (SCOPE_PROJECT, SCOPE_GLOBAL)}
 
@@ -93,14 +95,17 @@ def export_reasonix(
 
 
 def fresh_lessons(project: Project, now: dt.datetime) -> list[Lesson]:
-    """Promoted lessons recall could return at `now`: active, not hidden by a project lesson, not
-    flagged as hostile unless trusted (reasonlessons/store/trust.py); their text redacted (privacy.py)."""
+    """Promoted lessons recall could return to Reasonix at `now`: active, for Reasonix (or every
+    agent), not hidden by a project lesson, not flagged as hostile unless trusted
+    (reasonlessons/store/trust.py); their text redacted (privacy.py)."""
     entries, _ = Project(project.loc, now=lambda: now).entries("all")
     out = []
     for e in entries:
         lesson = e.lesson
         if lesson.scope not in (SCOPE_PROJECT, SCOPE_GLOBAL) or e.status != STATUS_ACTIVE or e.shadowed:
             continue
+        if not for_agent(lesson.agents, AGENT):
+            continue  # limited to other agents (`agents:`): never in Reasonix's memory or skills
         if scan(lesson) and not is_trusted(project.loc, lesson):
             continue
         pair: list[Any] = [lesson.meta, lesson.body]  # one scan for both

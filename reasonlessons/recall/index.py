@@ -48,6 +48,8 @@ class DocInfo(NamedTuple):
     inactive: bool
     flags: str = ""  # trust flag codes, comma-separated; '' for an unflagged lesson
     content: str = ""  # the content hash trust is keyed by (flagged lessons only)
+    prior: float = 0.7  # the confidence its file states (store/confidence.py)
+    agents: tuple[str, ...] = ()  # the agents it is for; empty: every agent
 
 
 class DocText(NamedTuple):
@@ -221,13 +223,24 @@ class LessonIndex:
 
     def docs(self, ids: Iterable[int]) -> dict[int, DocInfo]:
         sql = (
-            "SELECT id, name, scope, path, recency, task_types, expires, inactive, flags, content FROM docs "
-            "WHERE id IN (SELECT value FROM json_each(?))"
+            "SELECT id, name, scope, path, recency, task_types, expires, inactive, flags, content, prior,"
+            " agents FROM docs WHERE id IN (SELECT value FROM json_each(?))"
         )
         return {
             row[0]: DocInfo(
-                row[0], row[1], row[2], row[3], row[4], json.loads(row[5]), row[6], bool(row[7]), *row[8:10]
-            )
+                row[0],
+                row[1],
+                row[2],
+                row[3],
+                row[4],
+                json.loads(row[5]),
+                row[6],
+                bool(row[7]),
+                row[8],
+                row[9],
+                row[10],
+                tuple(json.loads(row[11])),
+            )  # fmt: skip
             for row in self._rows(sql, ids)
         }
 

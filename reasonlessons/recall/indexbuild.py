@@ -30,7 +30,7 @@ from reasonlessons.safety import linear_re
 from reasonlessons.support import stamp as stamps
 from reasonlessons.support.tokens import tokenize
 
-SCHEMA = "reasonlessons-recall-index/5"  # 5: signatures are whole support.stamp stamps
+SCHEMA = "reasonlessons-recall-index/6"  # 6: each lesson's prior confidence and agents
 # A racy stamp (support/stamp.py) is kept with this prefix: it still matches itself, but no longer
 # matches once the file is old enough to trust, so the file is read again then.
 RACY = "racy"
@@ -43,7 +43,8 @@ CREATE TABLE docs (
     id INTEGER PRIMARY KEY, name TEXT NOT NULL, scope TEXT NOT NULL, path TEXT NOT NULL, sig TEXT NOT NULL,
     meta TEXT NOT NULL, description TEXT NOT NULL, body TEXT NOT NULL, terms TEXT NOT NULL,
     recency TEXT NOT NULL, task_types TEXT NOT NULL, expires REAL, inactive INTEGER NOT NULL,
-    dl INTEGER NOT NULL, flags TEXT NOT NULL, content TEXT NOT NULL);
+    dl INTEGER NOT NULL, flags TEXT NOT NULL, content TEXT NOT NULL, prior REAL NOT NULL,
+    agents TEXT NOT NULL);
 CREATE INDEX docs_name ON docs(name);
 CREATE TABLE supersedes (name TEXT NOT NULL, doc INTEGER NOT NULL);
 CREATE INDEX supersedes_name ON supersedes(name);
@@ -198,7 +199,8 @@ def _insert(conn: sqlite3.Connection, path: Path, scope: str, sig: str) -> int |
     dates = [d for d in (lesson.captured_at, lessons.model.as_datetime(lesson.meta.get("refreshed-at"))) if d]
     cur = conn.execute(
         "INSERT INTO docs (name, scope, path, sig, meta, description, body, terms, recency, task_types,"
-        " expires, inactive, dl, flags, content) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " expires, inactive, dl, flags, content, prior, agents)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             lesson.name,
             scope,
@@ -215,6 +217,8 @@ def _insert(conn: sqlite3.Connection, path: Path, scope: str, sig: str) -> int |
             dl,
             flags,
             content,
+            store.confidence.prior_of(lesson.meta),
+            json.dumps(lesson.agents),
         ),
     )
     doc = cur.lastrowid

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from reasonlessons.constants import (
     CANDIDATES_DIR,
+    CONFIG_FILE,
     LESSON_SUFFIX,
     NAME_RE,
     SCOPE_CANDIDATE,
@@ -107,6 +108,8 @@ class LessonStore:
                 continue  # our temp files, .gitkeep, editors' swap files
             if scope == SCOPE_PROJECT and entry.name == CANDIDATES_DIR:
                 continue
+            if scope != SCOPE_CANDIDATE and entry.name == CONFIG_FILE:
+                continue  # the scope's settings (store/config.py)
             if not entry.name.endswith(LESSON_SUFFIX):
                 out.append((path, "not a lesson file (expected <name>.md); move it elsewhere"))
             elif not NAME_RE.match(entry.name[: -len(LESSON_SUFFIX)]):

@@ -76,7 +76,10 @@ def test_author_supplied_counts_are_ignored(git_repo: Path, tmp_path: Path) -> N
     assert "success_count" not in str(lesson.meta)
     # Only observed outcomes reach an export.
     state = project.loc.ensure_state_dir()
-    lifecycle.apply(state, state / "lessons.lock", [("project:use-npm-test-not-npx-jest", False)], now=NOW)
+    against = outcomes.Decision("contradicted", "direct", NOW.isoformat(), "s1.jsonl:3", "npx jest passed")
+    lifecycle.apply(
+        state, state / "lessons.lock", [("project:use-npm-test-not-npx-jest", "claude-code:s1", against)]
+    )
     export_lessons(project, "aip11", tmp_path / "out")
     meta, _ = read(tmp_path / "out" / "use-npm-test-not-npx-jest.md")
     assert (meta["success_count"], meta["failure_count"]) == (0, 1)

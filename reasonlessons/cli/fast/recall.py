@@ -42,9 +42,9 @@ OPTIONS = (
     Option(
         "budget",
         ("--budget",),
-        f"Token budget for the lessons (estimated as characters/4); default {DEFAULT_BUDGET}.",
+        f"Token budget for the lessons (estimated as characters/4); default: config recall.budget "
+        f"({DEFAULT_BUDGET}).",
         kind=INT,
-        default=DEFAULT_BUDGET,
         metavar="TOKENS",
     ),
     Option(
@@ -62,6 +62,13 @@ OPTIONS = (
         ("--session",),
         "Agent session id: a lesson is injected at most once per session.",
         metavar="ID",
+    ),
+    Option(
+        "agent",
+        ("--agent",),
+        "The agent asking (claude-code, codex, reasonix, ...): lessons limited to other agents are "
+        "left out, and without it every lesson limited to some agent is.",
+        metavar="AGENT",
     ),
     Option(REPO.name, REPO.flags, REPO.help, kind=PATH, metavar="DIR"),
 )
@@ -99,11 +106,12 @@ def run(
     *,
     files: Sequence[str],
     cmd: str | None,
-    budget: int,
+    budget: int | None,
     task_type: str | None,
     fmt: str,
     session: str | None,
     repo: Path | None,
+    agent: str | None = None,
 ) -> int:
     """Recall for the repository and print the result; errors raise ReasonLessonsError."""
     from reasonlessons.errors import UsageError
@@ -123,6 +131,7 @@ def run(
         budget=budget,
         task_type=task_type,
         session=session,
+        agent=agent,
     )
     for warning in result.warnings:
         sys.stderr.write(f"warning: {warning}\n")
