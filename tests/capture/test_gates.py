@@ -241,9 +241,9 @@ def test_evidence_holding_a_secret_is_redacted_when_checked_together() -> None:
 
 def test_settings_move_the_gates() -> None:
     obs = SessionObservations(agent="a", session_id="s", tool_calls=2)
-    assert gates.session_skip_reason(obs, complete=True, settings=DEFAULTS._replace(min_tool_calls=2)) is None
+    assert gates.session_skip_reason(obs, complete=True, settings=DEFAULTS.replace(min_tool_calls=2)) is None
     drafts = [_draft(name=f"d{i}", claims=[f"x{i}"], description=f"Run `tool{i}` here") for i in range(3)]
-    kept, dropped = gates.prepare(drafts, settings=DEFAULTS._replace(max_candidates=2))
+    kept, dropped = gates.prepare(drafts, settings=DEFAULTS.replace(max_candidates=2))
     assert len(kept) == 2
     assert dropped[0][1] == "over the limit of 2 candidates per session"
 
@@ -256,14 +256,14 @@ def test_drafts_below_the_minimum_confidence_are_not_written() -> None:
     assert dropped == [
         ("npm-test-vitest-not-found", "confidence 0.55 is below the minimum 0.6 (capture.min-confidence)")
     ]
-    kept, _ = gates.prepare([_draft()], settings=DEFAULTS._replace(min_confidence=0.8))
+    kept, _ = gates.prepare([_draft()], settings=DEFAULTS.replace(min_confidence=0.8))
     assert kept == []
     assert gates.prepare([_draft()])[0][0].extra()["confidence"] == 0.75
 
 
 def test_writs_always_land() -> None:
     writ = _draft(name="pnpm-only", kind="writ", confidence=0.1, claims=["pnpm"], description="Use `pnpm`")
-    strict = DEFAULTS._replace(min_confidence=0.95, max_candidates=1)
+    strict = DEFAULTS.replace(min_confidence=0.95, max_candidates=1)
     short = SessionObservations(
         agent="a", session_id="s", tool_calls=1, items=[Writ("pnpm", "Use pnpm", "r")]
     )

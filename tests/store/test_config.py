@@ -11,7 +11,8 @@ from reasonlessons.constants import EXIT_USAGE
 from reasonlessons.errors import ConfigError
 from reasonlessons.lessons.locations import Locations
 from reasonlessons.store import config
-from reasonlessons.store.config import DEFAULTS, KEYS
+from reasonlessons.store.config import DEFAULTS
+from reasonlessons.store.configfile import KEYS
 from tests.invoke import Invoke
 from tests.paths import REPO_ROOT
 
