@@ -136,6 +136,8 @@ def _summary(report: CaptureReport, *, explain: bool = False) -> None:
             say(f"not written: {item.name} from {item.session}: {item.reason}\n")
     for learned in report.outcomes:  # what later sessions said about the lessons (docs/learning.md)
         for outcome in learned.outcomes:
+            if not outcome.recalled and outcome.verdict == "confirmed":
+                continue  # a lesson it never saw, holding as ever: news only in --json
             weight = f" ({outcome.weight})" if outcome.weight else ""
             say(f"lesson {outcome.key}: {outcome.verdict}{weight} by {learned.session} ({outcome.reason})\n")
         for key in learned.archived:
