@@ -10,7 +10,13 @@ Each target directory holds a manifest, `.reasonlessons-export.json` (a dot file
 `.md`, so Reasonix never reads it), naming the files this module owns with their id, revision,
 stamps and content digest. That is what makes a re-export byte-identical when nothing changed
 (the revision moves only when what the fact says changes) and what limits withdrawal, when a lesson
-turns stale, expires, is superseded, deprecated or removed, to files we wrote and nobody replaced.
+turns stale, expires, is superseded, deprecated, deactivated or removed, to files we wrote and
+nobody replaced. A withdrawn file goes to `.archive/`, where Reasonix's own `forget` puts facts.
+
+Reasonix files project memory under the slug of the workspace path as it was started there: a
+repository reached through a symlink, or in another letter case, has a memory folder per spelling.
+Each spelling recorded by the Reasonix hook (reasonlessons/sessions/workspaces.py) gets the same
+facts, and loses them with the rest.
 """
 
 from __future__ import annotations
@@ -18,17 +24,19 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from reasonlessons.constants import REASONIX_DIR, SCOPE_GLOBAL, SCOPE_PROJECT, STATUS_ACTIVE
 from reasonlessons.errors import UsageError
 from reasonlessons.integrations import reasonix_facts as rf
-from reasonlessons.integrations.reasonix_files import KIND, MANIFEST, ExportReport, Item, read_bytes, unlink
+from reasonlessons.integrations.reasonix_files import KIND, MANIFEST, ExportReport, Item, archive, read_bytes
 from reasonlessons.integrations.reasonix_skills import sync_skills
 from reasonlessons.lessons.model import Lesson, as_datetime
 from reasonlessons.safety.redact import redact_value
+from reasonlessons.sessions import workspaces
+from reasonlessons.sessions.discovery import reasonix_slug, reasonix_state_root
 from reasonlessons.store.project import Project
 from reasonlessons.store.state import load_state, save_state
 from reasonlessons.store.trust import is_trusted, scan
@@ -38,58 +46,72 @@ LOCK = ".reasonlessons-export.lock"
 SCOPES = {"project": (SCOPE_PROJECT,), "global": (SCOPE_GLOBAL,), "all": (SCOPE_PROJECT, SCOPE_GLOBAL)}
 
 
-def state_root(env: Mapping[str, str], home: Path) -> Path:
-    """Where Reasonix keeps memory: `$REASONIX_STATE_HOME`, else `$REASONIX_HOME`, else its default.
-
-    Reasonix's docs/CONFIG_PATHS.md: the state root (sessions, memory) defaults to Reasonix home
-    and differs only when REASONIX_STATE_HOME is set."""
-    for var in ("REASONIX_STATE_HOME", "REASONIX_HOME"):
-        if env.get(var):
-            return Path(env[var]).expanduser()
-    if os.name == "nt" and env.get("APPDATA"):  # pragma: no cover (Windows)
-        return Path(env["APPDATA"]) / "reasonix"
-    return home / ".reasonix"
-
-
-def workspace_slug(root: Path) -> str:
-    """Reasonix v2's project slug: the absolute workspace path with `/`, `\\` and `:` replaced by `-`."""
-    return str(root).replace("/", "-").replace("\\", "-").replace(":", "-")
-
-
 def memory_dir(root: Path, scope: str, *, env: Mapping[str, str], home: Path) -> Path:
-    base = state_root(env, home)
+    """Where Reasonix reads `scope`'s facts for the workspace `root` (as spelled)."""
+    base = reasonix_state_root(env, home)
     if scope == SCOPE_GLOBAL:
         return base / "memory" / "global"
-    return base / "projects" / workspace_slug(root) / "memory"
+    return base / "projects" / reasonix_slug(root) / "memory"
+
+
+def skills_dir(project: Project) -> Path:
+    return project.loc.root / REASONIX_DIR / "skills"
 
 
 def export_reasonix(
     project: Project,
     *,
     scope: str = "all",
-    skills: bool = False,
+    skills: bool | None = False,
+    workspaces_seen: Sequence[Path] = (),
     env: Mapping[str, str] | None = None,
     home: Path | None = None,
     now: dt.datetime | None = None,
 ) -> ExportReport:
-    """Write the fresh lessons of `scope` as memory facts, update changed ones, withdraw the rest."""
+    """Write the fresh lessons of `scope` as memory facts, update changed ones, withdraw the rest.
+
+    `skills`: True syncs project lessons as skills too, None only when an earlier `--skills` run
+    left its manifest there (what the hooks do). `workspaces_seen`: other spellings of the
+    repository's path Reasonix was started with; each is remembered, and every remembered one that
+    still names the repository gets the project facts (one that no longer does loses them)."""
     if scope not in SCOPES:
         raise UsageError(f"--scope {scope!r}: use project, global or all")
     env = os.environ if env is None else env
     home = Path.home() if home is None else home
     now = now or project.now()
+    root = project.loc.root
+    for seen in workspaces_seen:
+        workspaces.remember(project.loc, seen)
     fresh = fresh_lessons(project, now)
     report = ExportReport()
     for which in SCOPES[scope]:
-        directory = memory_dir(project.loc.root, which, env=env, home=home)
+        directory = memory_dir(root, which, env=env, home=home)
         report.memory_dirs[which] = str(directory)
         lessons = [lesson for lesson in fresh if lesson.scope == which]
         FactSync(directory, which, now, report).run(lessons)
-    if skills:
+        if which == SCOPE_PROJECT:
+            for other in _other_workspaces(root, directory, env=env, home=home):
+                report.workspace_dirs.append(str(other[0]))
+                FactSync(other[0], which, now, report).run(lessons if other[1] else [])
+    sync = skills if skills is not None else (skills_dir(project) / MANIFEST).is_file()
+    if sync:
         lessons = [lesson for lesson in fresh if lesson.scope == SCOPE_PROJECT]
         lock = project.loc.ensure_state_dir() / "reasonix-skills.lock"
-        sync_skills(project.loc.root / REASONIX_DIR / "skills", lessons, report, lock=lock)
+        sync_skills(skills_dir(project), lessons, report, lock=lock, now=now)
     return report
+
+
+def _other_workspaces(
+    root: Path, main: Path, *, env: Mapping[str, str], home: Path
+) -> list[tuple[Path, bool]]:
+    """(memory dir, still ours) of every other recorded spelling of `root`, and of the shell's."""
+    live = workspaces.spellings(root, env=env)
+    out: dict[Path, bool] = {}
+    for spelling in (*live, *workspaces.recorded(root)):
+        directory = memory_dir(spelling, SCOPE_PROJECT, env=env, home=home)
+        if directory != main:
+            out.setdefault(directory, spelling in live)
+    return sorted(out.items())
 
 
 def fresh_lessons(project: Project, now: dt.datetime) -> list[Lesson]:
@@ -191,9 +213,6 @@ class FactSync:
         updated: str = "",
     ) -> rf.Fact:
         meta = lesson.meta
-        triggers = lesson.triggers.get("keywords", [])
-        tags = meta.get("tags")
-        tags = tags if isinstance(tags, list) else []
         verified = as_datetime(meta.get("refreshed-at")) or lesson.captured_at
         description = rf.flat(lesson.description)
         created = str(record.get("created_at") or updated or rf.stamp(self.now))
@@ -205,7 +224,7 @@ class FactSync:
             name=name,
             title=rf.title_of(lesson.description),
             description=description,
-            keywords=rf.keywords_of([*triggers, *(str(t) for t in tags)]),
+            keywords=rf.keywords_of(rf.recall_words(lesson)),
             subject_key=f"reasonlessons.{name}",
             expires_at=rf.day_stamp(lesson.expires_at) if lesson.expires_at else None,
             last_verified_at=rf.day_stamp(verified) if verified else None,
@@ -226,7 +245,7 @@ class FactSync:
                 self.report.skipped.append(Item(lesson, self.scope, "fact", str(path), reason=reason))
                 continue
             if existing is not None:
-                unlink(path)
+                archive(path, self.now)
             drop.add(name)
             self.report.withdrawn.append(Item(lesson, self.scope, "fact", str(path)))
         return drop

@@ -2,21 +2,23 @@
 
 What Reasonix reads: docs/integrations.md#what-reasonix-loads.
 
-`<repo>/.reasonix/skills/<name>.md` in the weakest parser's form (reasonix_facts.render_skill). The
-directory's `.reasonlessons-export.json`, committed with the skills so every clone knows them,
+`<repo>/.reasonix/skills/<name>.md` with only `name` and `description` (reasonix_facts.render_skill).
+The directory's `.reasonlessons-export.json`, committed with the skills so every clone knows them,
 records the digest of each file we wrote: a file of ours that nobody edited is rewritten or
-withdrawn freely; anything else is reported and left alone.
+withdrawn (moved to `.archive/`, a dot directory Reasonix's skill discovery skips) freely; anything
+else is reported and left alone.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 from pathlib import Path
 from typing import Any
 
 from reasonlessons.constants import SCOPE_PROJECT
 from reasonlessons.integrations import reasonix_facts as rf
-from reasonlessons.integrations.reasonix_files import KIND, MANIFEST, ExportReport, Item, read_bytes, unlink
+from reasonlessons.integrations.reasonix_files import KIND, MANIFEST, ExportReport, Item, archive, read_bytes
 from reasonlessons.lessons.model import Lesson
 from reasonlessons.store.state import load_state, save_state
 from reasonlessons.support.atomic import locked, write_atomic
@@ -24,7 +26,9 @@ from reasonlessons.support.atomic import locked, write_atomic
 FOREIGN = "a skill file of that name exists that reasonlessons did not write (or it was edited)"
 
 
-def sync_skills(directory: Path, lessons: list[Lesson], report: ExportReport, *, lock: Path) -> None:
+def sync_skills(
+    directory: Path, lessons: list[Lesson], report: ExportReport, *, lock: Path, now: dt.datetime
+) -> None:
     """Flat `<name>.md` skills for fresh project lessons; withdraw ours that are no longer fresh.
 
     `lock` lives in the local state directory: the skills directory is usually committed."""
@@ -57,7 +61,7 @@ def sync_skills(directory: Path, lessons: list[Lesson], report: ExportReport, *,
                 report.skipped.append(Item(name, SCOPE_PROJECT, "skill", str(path), reason=reason))
                 continue
             if existing is not None:
-                unlink(path)
+                archive(path, now)
             report.withdrawn.append(Item(name, SCOPE_PROJECT, "skill", str(path)))
         if owned != before:
             save_state(directory / MANIFEST, {"skills": owned}, kind=KIND)
