@@ -40,6 +40,7 @@ from reasonlessons.sessions.discovery import reasonix_slug, reasonix_state_root
 from reasonlessons.store.project import Project
 from reasonlessons.store.state import load_state, save_state
 from reasonlessons.store.trust import is_trusted, scan
+from reasonlessons.support import jsonio
 from reasonlessons.support.atomic import locked, write_atomic
 
 LOCK = ".reasonlessons-export.lock"
@@ -74,15 +75,39 @@ def export_reasonix(
     left its manifest there (what the hooks do). `workspaces_seen`: other spellings of the
     repository's path Reasonix was started with; each is remembered, and every remembered one that
     still names the repository gets the project facts (one that no longer does loses them)."""
+    now = now or project.now()
+    fresh = fresh_lessons(project, now)
+    return sync_lessons(
+        project,
+        fresh,
+        scope=scope,
+        skills=skills,
+        workspaces_seen=workspaces_seen,
+        env=env,
+        home=home,
+        now=now,
+    )
+
+
+def sync_lessons(
+    project: Project,
+    fresh: list[Lesson],
+    *,
+    scope: str = "all",
+    skills: bool | None = False,
+    workspaces_seen: Sequence[Path] = (),
+    env: Mapping[str, str] | None = None,
+    home: Path | None = None,
+    now: dt.datetime,
+) -> ExportReport:
+    """`export_reasonix` for lessons already known to be fresh (`fresh_lessons`)."""
     if scope not in SCOPES:
         raise UsageError(f"--scope {scope!r}: use project, global or all")
     env = os.environ if env is None else env
     home = Path.home() if home is None else home
-    now = now or project.now()
     root = project.loc.root
     for seen in workspaces_seen:
         workspaces.remember(project.loc, seen)
-    fresh = fresh_lessons(project, now)
     report = ExportReport()
     for which in SCOPES[scope]:
         directory = memory_dir(root, which, env=env, home=home)
@@ -90,14 +115,16 @@ def export_reasonix(
         lessons = [lesson for lesson in fresh if lesson.scope == which]
         FactSync(directory, which, now, report).run(lessons)
         if which == SCOPE_PROJECT:
-            for other in _other_workspaces(root, directory, env=env, home=home):
-                report.workspace_dirs.append(str(other[0]))
-                FactSync(other[0], which, now, report).run(lessons if other[1] else [])
+            for other, ours in _other_workspaces(root, directory, env=env, home=home):
+                report.workspace_dirs.append(str(other))
+                FactSync(other, which, now, report).run(lessons if ours else [])
     sync = skills if skills is not None else (skills_dir(project) / MANIFEST).is_file()
     if sync:
         lessons = [lesson for lesson in fresh if lesson.scope == SCOPE_PROJECT]
         lock = project.loc.ensure_state_dir() / "reasonix-skills.lock"
-        sync_skills(skills_dir(project), lessons, report, lock=lock, now=now)
+        sync_skills(
+            skills_dir(project), lessons, report, lock=lock, now=now, clean=redacted, source=source_digest
+        )
     return report
 
 
@@ -116,7 +143,8 @@ def _other_workspaces(
 
 def fresh_lessons(project: Project, now: dt.datetime) -> list[Lesson]:
     """Promoted lessons recall could return at `now`: active, not hidden by a project lesson, not
-    flagged as hostile unless trusted (reasonlessons/store/trust.py); their text redacted (privacy.py)."""
+    flagged as hostile unless trusted (reasonlessons/store/trust.py). Their text is as written:
+    `redacted` makes it safe to write, and the sync calls it only for what it writes."""
     entries, _ = Project(project.loc, now=lambda: now).entries("all")
     out = []
     for e in entries:
@@ -125,10 +153,23 @@ def fresh_lessons(project: Project, now: dt.datetime) -> list[Lesson]:
             continue
         if scan(lesson) and not is_trusted(project.loc, lesson):
             continue
-        pair: list[Any] = [lesson.meta, lesson.body]  # one scan for both
-        meta, body = redact_value(pair)[0]
-        out.append(Lesson(meta=meta, body=body, path=lesson.path, scope=lesson.scope))
+        out.append(lesson)
     return out
+
+
+def redacted(lesson: Lesson) -> Lesson:
+    """The lesson with secret-looking text in its frontmatter and body masked (safety/redact.py)."""
+    pair: list[Any] = [lesson.meta, lesson.body]  # one scan for both
+    meta, body = redact_value(pair)[0]
+    return Lesson(meta=meta, body=body, path=lesson.path, scope=lesson.scope)
+
+
+def source_digest(lesson: Lesson) -> str:
+    """What a fact or skill is made from: the lesson as read, and the renderer's version. The same
+    digest and untouched file bytes mean the file is already right, so nothing is redacted or
+    rendered again (the secret scanner alone costs a SessionStart hook 0.4 s)."""
+    doc = [rf.RENDER_VERSION, lesson.scope, lesson.name, lesson.meta, lesson.body]
+    return hashlib.sha256(jsonio.dumps(doc, sort_keys=True)).hexdigest()[:32]
 
 
 def fact_names(lessons: list[Lesson]) -> dict[str, Lesson]:
@@ -164,15 +205,16 @@ class FactSync:
             before = dict(owned)
             upserts: dict[str, str] = {}
             for name, lesson in sorted(wanted.items()):
-                fact = self._one(name, lesson, owned)
-                if fact is not None:
-                    upserts[name] = rf.index_line(fact)
+                line = self._one(name, lesson, owned)
+                if line is not None:
+                    upserts[name] = line
             removals = self._withdraw(set(owned) - set(wanted), owned)
             self._index(upserts, removals)
             if owned != before:
                 save_state(self.dir / MANIFEST, {"facts": owned}, kind=KIND)
 
-    def _one(self, name: str, lesson: Lesson, owned: dict[str, Any]) -> rf.Fact | None:
+    def _one(self, name: str, lesson: Lesson, owned: dict[str, Any]) -> str | None:
+        """Write or keep the fact of one lesson; its index line, or None when the name is taken."""
         path = self.dir / f"{name}.md"
         ident = rf.fact_id(self.scope, lesson.name)
         existing = read_bytes(path)
@@ -182,15 +224,26 @@ class FactSync:
             self.report.skipped.append(Item(lesson.name, self.scope, "fact", str(path), reason=reason))
             return None
         record = owned.get(name) if owned.get(name, {}).get("id") == ident else None
+        source = source_digest(lesson)
+        if record is not None and _kept(record, source, existing):
+            self.report.unchanged.append(Item(lesson.name, self.scope, "fact", str(path), record["revision"]))
+            self.report.descriptions[(self.scope, lesson.name)] = record["description"]
+            return rf.index_line(name, record["title"], record["description"], self.scope)
+        lesson = redacted(lesson)
         fact = self._fact(name, lesson, ident, record or {}, revision=0)
         data = rf.render_fact(fact)
-        if record is not None and record.get("digest") == fact.content_digest() and existing == data:
+        if record is None or record.get("digest") != fact.content_digest() or existing != data:
+            # New, changed, or edited/removed behind our back: a new revision, stamped now.
+            old = int(record.get("revision", 0)) if record else 0
+            revision = max(old, rf.file_revision(existing or b"")) + 1
+            fact = self._fact(
+                name, lesson, ident, record or {}, revision=revision, updated=rf.stamp(self.now)
+            )
+            data = rf.render_fact(fact)
+            write_atomic(path, data)
+            self.report.written.append(Item(lesson.name, self.scope, "fact", str(path), fact.revision))
+        else:
             self.report.unchanged.append(Item(lesson.name, self.scope, "fact", str(path), fact.revision))
-            return fact
-        # New, changed, or edited/removed behind our back: a new revision, stamped now.
-        revision = max(int(record.get("revision", 0)) if record else 0, rf.file_revision(existing or b"")) + 1
-        fact = self._fact(name, lesson, ident, record or {}, revision=revision, updated=rf.stamp(self.now))
-        write_atomic(path, rf.render_fact(fact))
         owned[name] = {
             "lesson": lesson.name,
             "id": ident,
@@ -198,9 +251,13 @@ class FactSync:
             "created_at": fact.created_at,
             "updated_at": fact.updated_at,
             "digest": fact.content_digest(),
+            "source": source,
+            "sha": _sha(data),
+            "title": fact.title,
+            "description": fact.description,
         }
-        self.report.written.append(Item(lesson.name, self.scope, "fact", str(path), fact.revision))
-        return fact
+        self.report.descriptions[(self.scope, lesson.name)] = fact.description
+        return rf.index_line(name, fact.title, fact.description, self.scope)
 
     def _fact(
         self,
@@ -256,3 +313,19 @@ class FactSync:
         new = rf.update_index(old, upserts, removals)
         if new != old:
             write_atomic(path, new.encode("utf-8"))
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()[:32]
+
+
+def _kept(record: dict[str, Any], source: str, existing: bytes | None) -> bool:
+    """Whether the fact on disk is still the one made from this very source (nothing to redo)."""
+    return (
+        existing is not None
+        and record.get("source") == source
+        and record.get("sha") == _sha(existing)
+        and isinstance(record.get("title"), str)
+        and isinstance(record.get("description"), str)
+        and isinstance(record.get("revision"), int)
+    )

@@ -24,6 +24,9 @@ from reasonlessons.support.yamlwrite import Quoted, block_mapping
 if TYPE_CHECKING:
     from reasonlessons.lessons.model import Lesson
 
+# Part of every export's source digest: a change to how facts and skills are rendered bumps it, so
+# files written by an older version are rendered again.
+RENDER_VERSION = 2
 INDEX_FILE = "MEMORY.md"
 INDEX_HEADER = "# Memory"
 # Reasonix's own pattern for the index lines it manages (store.go, indexLineRe).
@@ -168,8 +171,8 @@ def file_revision(data: bytes) -> int:
     return int(match.group(1)) if match else 0
 
 
-def index_line(fact: Fact) -> str:
-    return f"- [{fact.title}]({fact.name}.md) — [project/{fact.scope}] {fact.description}"
+def index_line(name: str, title: str, description: str, scope: str) -> str:
+    return f"- [{title}]({name}.md) — [project/{scope}] {description}"
 
 
 def update_index(text: str, upserts: dict[str, str], removals: set[str]) -> str:

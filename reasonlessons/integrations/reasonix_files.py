@@ -47,6 +47,8 @@ class ExportReport:
     memory_dirs: dict[str, str] = field(default_factory=dict)
     # Project memory under other spellings of the repository's path (symlinks, letter case).
     workspace_dirs: list[str] = field(default_factory=list)
+    # (scope, lesson) -> the description its fact carries (redacted), for the SessionStart brief.
+    descriptions: dict[tuple[str, str], str] = field(default_factory=dict)
     written: list[Item] = field(default_factory=list)
     unchanged: list[Item] = field(default_factory=list)
     withdrawn: list[Item] = field(default_factory=list)

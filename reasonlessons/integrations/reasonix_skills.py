@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -27,33 +28,49 @@ FOREIGN = "a skill file of that name exists that reasonlessons did not write (or
 
 
 def sync_skills(
-    directory: Path, lessons: list[Lesson], report: ExportReport, *, lock: Path, now: dt.datetime
+    directory: Path,
+    lessons: list[Lesson],
+    report: ExportReport,
+    *,
+    lock: Path,
+    now: dt.datetime,
+    clean: Callable[[Lesson], Lesson],
+    source: Callable[[Lesson], str],
 ) -> None:
     """Flat `<name>.md` skills for fresh project lessons; withdraw ours that are no longer fresh.
 
-    `lock` lives in the local state directory: the skills directory is usually committed."""
+    `lock` lives in the local state directory: the skills directory is usually committed. `clean`
+    redacts a lesson; `source` digests it, so a skill made from the same lesson is left as it is
+    without redacting or rendering it again."""
     wanted = {lesson.name: lesson for lesson in lessons}
     if not wanted and not (directory / MANIFEST).exists():
         return
     with locked(lock):
-        owned: dict[str, Any] = load_state(directory / MANIFEST, kind=KIND).get("skills", {})
-        owned = {k: v for k, v in owned.items() if isinstance(v, str)}
-        before = dict(owned)
+        state = load_state(directory / MANIFEST, kind=KIND)
+        owned: dict[str, Any] = {k: v for k, v in state.get("skills", {}).items() if isinstance(v, str)}
+        sources: dict[str, Any] = {k: v for k, v in state.get("sources", {}).items() if k in owned}
+        before = (dict(owned), dict(sources))
         for name, lesson in sorted(wanted.items()):
             path = directory / f"{name}.md"
-            data = rf.render_skill(name, lesson.description, rf.body_of(lesson))
             existing = read_bytes(path)
+            digest = source(lesson)
+            if existing is not None and sources.get(name) == digest and owned.get(name) == _sha(existing):
+                report.unchanged.append(Item(name, SCOPE_PROJECT, "skill", str(path)))
+                continue
+            kept = clean(lesson)
+            data = rf.render_skill(name, kept.description, rf.body_of(kept))
             if existing == data:
-                owned[name] = _sha(data)
+                owned[name], sources[name] = _sha(data), digest
                 report.unchanged.append(Item(name, SCOPE_PROJECT, "skill", str(path)))
             elif existing is not None and owned.get(name) != _sha(existing):
                 report.skipped.append(Item(name, SCOPE_PROJECT, "skill", str(path), reason=FOREIGN))
             else:
                 write_atomic(path, data)
-                owned[name] = _sha(data)
+                owned[name], sources[name] = _sha(data), digest
                 report.written.append(Item(name, SCOPE_PROJECT, "skill", str(path)))
         for name in sorted(set(owned) - set(wanted)):
             digest = owned.pop(name)
+            sources.pop(name, None)
             path = directory / f"{name}.md"
             existing = read_bytes(path)
             if existing is not None and _sha(existing) != digest:
@@ -63,8 +80,8 @@ def sync_skills(
             if existing is not None:
                 archive(path, now)
             report.withdrawn.append(Item(name, SCOPE_PROJECT, "skill", str(path)))
-        if owned != before:
-            save_state(directory / MANIFEST, {"skills": owned}, kind=KIND)
+        if (owned, sources) != before:
+            save_state(directory / MANIFEST, {"skills": owned, "sources": sources}, kind=KIND)
 
 
 def _sha(data: bytes) -> str:

@@ -280,3 +280,16 @@ def origin(ref: SessionRef, *, env: Mapping[str, str], home: Path) -> dict[str, 
     if ref.agent == "reasonix-v1":
         return {"root": str(path.parent), "rule": "~/.reasonix/sessions"}
     return {"root": str(path.parent), "rule": "?"}
+
+
+def sources(repo_root: Path, *, env: Mapping[str, str], home: Path) -> list[dict[str, object]]:
+    """Every session log `discover` finds, with its `origin` (`reasonlessons sources`)."""
+    return [
+        {
+            "agent": ref.agent,
+            "path": str(ref.path),
+            "related": [str(p) for p in ref.related],
+            **origin(ref, env=env, home=home),
+        }
+        for ref in discover(repo_root, env=env, home=home)
+    ]

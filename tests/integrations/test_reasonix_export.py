@@ -399,3 +399,22 @@ def test_command_line(cli_invoke: Callable[..., Any], repo: Path) -> None:
     assert "0 written, 3 unchanged, 0 withdrawn, 0 skipped" in text
     assert "unknown export target" in cli_invoke("export", "cursor", "--repo", repo, expect=2).stderr
     assert "--scope" in cli_invoke("export", "reasonix", "--scope", "x", "--repo", repo, expect=2).stderr
+
+
+def test_an_unchanged_lesson_is_not_scanned_or_rendered_again(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    export(repo, skills=True)
+
+    def scanner(value: Any) -> Any:
+        raise AssertionError("redacted again")
+
+    monkeypatch.setattr("reasonlessons.integrations.reasonix_export.redact_value", scanner)
+    report = export(repo, skills=True, now=LATER)  # the hooks do this at every session's start and end
+    assert report.written == report.withdrawn == []
+    assert report.descriptions[("project", "testing")] == "Test runner + file convention"
+    lesson = project(repo).store.find("testing")
+    lesson.body += "\n- more"
+    project(repo).store.save(lesson)
+    with pytest.raises(AssertionError, match="redacted again"):
+        export(repo, skills=True, now=LATER)
