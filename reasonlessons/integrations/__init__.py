@@ -10,8 +10,10 @@ read: hook JSON, settings entries, Reasonix memory facts, skills and hook contex
     claude_capture.py   SessionEnd: capture the transcript, in the background
     claude_install.py   merge our hooks into `.claude/settings.json` without clobbering it
     settings_file.py    other programs' JSON settings: read, back up, write without losing a byte
-    reasonix_facts.py   Reasonix v2 memory fact files, MEMORY.md lines and skills, byte for byte
-    reasonix_export.py  `export reasonix`: write, update and withdraw those facts
+    reasonix_facts.py   Reasonix v2 memory fact files, MEMORY.md lines and skills, byte for byte; what
+                        each is made from (redacted text, a source digest)
+    reasonix_export.py  `export reasonix`: which lessons, which memory folders, facts and skills in sync
+    reasonix_memory.py  one memory folder brought in line: facts written, kept, archived; MEMORY.md
     reasonix_skills.py  `export reasonix --skills`: fresh project lessons as Reasonix skills
     reasonix_files.py   the files export and skills both own: the manifest, careful reads, archiving
     reasonix_hook.py    what `reasonlessons hook reasonix` does for each Reasonix hook event, through

@@ -12,8 +12,6 @@ else is reported and left alone.
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -34,14 +32,12 @@ def sync_skills(
     *,
     lock: Path,
     now: dt.datetime,
-    clean: Callable[[Lesson], Lesson],
-    source: Callable[[Lesson], str],
 ) -> None:
     """Flat `<name>.md` skills for fresh project lessons; withdraw ours that are no longer fresh.
 
-    `lock` lives in the local state directory: the skills directory is usually committed. `clean`
-    redacts a lesson; `source` digests it, so a skill made from the same lesson is left as it is
-    without redacting or rendering it again."""
+    `lock` lives in the local state directory: the skills directory is usually committed. A skill
+    made from the same lesson (rf.source_digest) is left as it is without redacting or rendering it
+    again."""
     wanted = {lesson.name: lesson for lesson in lessons}
     if not wanted and not (directory / MANIFEST).exists():
         return
@@ -53,27 +49,27 @@ def sync_skills(
         for name, lesson in sorted(wanted.items()):
             path = directory / f"{name}.md"
             existing = read_bytes(path)
-            digest = source(lesson)
-            if existing is not None and sources.get(name) == digest and owned.get(name) == _sha(existing):
+            digest = rf.source_digest(lesson)
+            if existing is not None and sources.get(name) == digest and owned.get(name) == rf.sha(existing):
                 report.unchanged.append(Item(name, SCOPE_PROJECT, "skill", str(path)))
                 continue
-            kept = clean(lesson)
+            kept = rf.redacted(lesson)
             data = rf.render_skill(name, kept.description, rf.body_of(kept))
             if existing == data:
-                owned[name], sources[name] = _sha(data), digest
+                owned[name], sources[name] = rf.sha(data), digest
                 report.unchanged.append(Item(name, SCOPE_PROJECT, "skill", str(path)))
-            elif existing is not None and owned.get(name) != _sha(existing):
+            elif existing is not None and owned.get(name) != rf.sha(existing):
                 report.skipped.append(Item(name, SCOPE_PROJECT, "skill", str(path), reason=FOREIGN))
             else:
                 write_atomic(path, data)
-                owned[name], sources[name] = _sha(data), digest
+                owned[name], sources[name] = rf.sha(data), digest
                 report.written.append(Item(name, SCOPE_PROJECT, "skill", str(path)))
         for name in sorted(set(owned) - set(wanted)):
             digest = owned.pop(name)
             sources.pop(name, None)
             path = directory / f"{name}.md"
             existing = read_bytes(path)
-            if existing is not None and _sha(existing) != digest:
+            if existing is not None and rf.sha(existing) != digest:
                 reason = "edited by hand; left in place"
                 report.skipped.append(Item(name, SCOPE_PROJECT, "skill", str(path), reason=reason))
                 continue
@@ -82,7 +78,3 @@ def sync_skills(
             report.withdrawn.append(Item(name, SCOPE_PROJECT, "skill", str(path)))
         if (owned, sources) != before:
             save_state(directory / MANIFEST, {"skills": owned, "sources": sources}, kind=KIND)
-
-
-def _sha(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()[:32]

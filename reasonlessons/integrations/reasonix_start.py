@@ -17,7 +17,8 @@ import datetime as dt
 from collections.abc import Mapping
 
 from reasonlessons.constants import SCOPE_PROJECT
-from reasonlessons.integrations.reasonix_export import fresh_lessons, redacted, sync_lessons
+from reasonlessons.integrations.reasonix_export import fresh_lessons, sync_lessons
+from reasonlessons.integrations.reasonix_facts import redacted
 from reasonlessons.integrations.reasonix_hook import SESSION_BUDGET, Hook
 from reasonlessons.lessons.model import Lesson, as_datetime
 from reasonlessons.recall.rank import effectiveness, estimate_tokens, is_caution

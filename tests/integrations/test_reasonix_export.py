@@ -409,7 +409,7 @@ def test_an_unchanged_lesson_is_not_scanned_or_rendered_again(
     def scanner(value: Any) -> Any:
         raise AssertionError("redacted again")
 
-    monkeypatch.setattr("reasonlessons.integrations.reasonix_export.redact_value", scanner)
+    monkeypatch.setattr("reasonlessons.integrations.reasonix_facts.redact_value", scanner)
     report = export(repo, skills=True, now=LATER)  # the hooks do this at every session's start and end
     assert report.written == report.withdrawn == []
     assert report.descriptions[("project", "testing")] == "Test runner + file convention"
