@@ -17,6 +17,7 @@ from reasonlessons.capture.report import CaptureReport, Item
 from reasonlessons.capture.writer import CandidateWriter
 from reasonlessons.learning.loop import SessionLearner
 from reasonlessons.lessons.model import Lesson
+from reasonlessons.recall.match import agent_family
 from reasonlessons.store.config import DEFAULTS, Config
 from reasonlessons.store.project import Project
 
@@ -97,7 +98,8 @@ class CandidateMaker:
             if outcome.action == "written":
                 self.report.written.append(item)
                 if draft.kind == gates.WRIT:  # its author hears of it next turn (capture/notices.py)
-                    self._writs.setdefault(obs.agent, []).append(outcome.name)
+                    # By agent family: the hook that tells it (`reasonix`) reads every version's logs.
+                    self._writs.setdefault(agent_family(obs.agent), []).append(outcome.name)
             elif outcome.action == "updated":
                 self.report.updated.append(item)
                 twin = self._lesson(outcome.scope, outcome.name)

@@ -1,11 +1,13 @@
 """Candidates written from `/lesson` writs, until the agent is told: `writ-notices/` in local state.
 
 A writ is the user's or the agent's own intent, so its author should hear that it landed. Capture
-files a notice for each candidate it wrote from a writ; the Claude Code hook claims the notices of
-its agent on the next prompt, tells the agent once ("recorded candidate lesson `<name>`") and
-deletes them. One small JSON file per capture run and agent (`<agent>.<time>.<pid>.json`): a
-notice is claimed by renaming its file, which only one claimant can do, so two hooks racing never
-both tell it, and a capture writing while a hook reads never loses or repeats one.
+files a notice for each candidate it wrote from a writ, under the agent's family name (`reasonix`
+for every Reasonix log version); the Claude Code hook claims the notices of its agent on the next
+prompt, and the Reasonix SessionStart hook in the next session, tell the agent once ("recorded
+candidate lesson `<name>`") and delete them. One small JSON file per capture run and agent
+(`<agent>.<time>.<pid>.json`): a notice is claimed by renaming its file, which only one claimant
+can do, so two hooks racing never both tell it, and a capture writing while a hook reads never
+loses or repeats one.
 
 The hook runs this on every prompt: a repository without notices costs one failed scandir, and
 nothing beyond os and json is imported.

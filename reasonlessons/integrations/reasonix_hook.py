@@ -6,7 +6,9 @@ Reasonix was started: through a symlink, it is the symlink's path). `handle(payl
 text to print, or None for nothing:
 
 * SessionStart -> bring the exported facts and skills in line with the repository, and print the
-                  few lessons every session should know (reasonix_start.py). Reasonix injects that
+                  few lessons every session should know, and the writs that landed since the last
+                  session (reasonix_start.py); note those lessons as recalled into this session for
+                  the learning loop. Reasonix injects that
                   text into the first user turn as `<hook-context event="SessionStart">`. It has
                   loaded its memory before the hook runs, so a fact withdrawn now is gone from the
                   next session on; this one is told which lessons went out of date.

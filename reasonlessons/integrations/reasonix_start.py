@@ -8,8 +8,13 @@ fresh lessons that matter whatever the task, cautions first (lessons about somet
 and lessons contradicted in more sessions than confirmed), then the repository's commands
 (lessons with command triggers, or that depend on a script or a Makefile), then the rest; within
 each, project before global, then the higher confidence (docs/learning.md#confidence), then the
-most recently verified.
+most recently verified. Before the lessons, it tells the agent once of the candidates written from
+`/lesson` writs of its earlier sessions (capture/notices.py), as the Claude Code hook does.
 Lesson text is sanitized as recall's is: background data, not instructions.
+
+The lessons it shows are recorded as recalled into this session (`sessionId`, the id its store
+carries: recall/counters.py), so the capture at SessionEnd judges them in full, confirmations
+included, as it judges what recall injected into a Claude Code session (docs/learning.md).
 """
 
 from __future__ import annotations
@@ -17,11 +22,13 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Mapping
 
+from reasonlessons.capture import notices
 from reasonlessons.constants import SCOPE_PROJECT
 from reasonlessons.integrations.reasonix_export import fresh_lessons, sync_lessons
 from reasonlessons.integrations.reasonix_facts import redacted
 from reasonlessons.integrations.reasonix_hook import SESSION_BUDGET, Hook
 from reasonlessons.lessons.model import Lesson, as_datetime
+from reasonlessons.recall.counters import Counters, lesson_key
 from reasonlessons.recall.rank import estimate_tokens
 from reasonlessons.recall.render import one_line
 from reasonlessons.store import counts as outcome_counts
@@ -34,6 +41,8 @@ HEADER = (
     "the request and the code as it is now come first."
 )
 WITHDRAWN = "Out of date, ignore if recalled: "
+RECORDED = "Recorded from your `/lesson` writs, as candidate lessons (`reasonlessons promote NAME`): "
+AGENT = "reasonix"
 CAUTION = " (caution: later sessions contradicted this more often than they confirmed it)"
 MAX_LESSONS = 6
 LINE_CHARS = 160
@@ -51,7 +60,13 @@ def on_session_start(hook: Hook) -> str | None:
     withdrawn = sorted({item.name for item in report.withdrawn})
     counts = outcome_counts.counts(project.loc.state_dir)
     budget = min(project.config.budget if hook.budget is None else hook.budget, SESSION_BUDGET)
-    return brief(fresh, counts, withdrawn=withdrawn, budget=budget, said=report.descriptions) or None
+    recorded = notices.claim(str(project.loc.state_dir), AGENT)
+    text, shown = compose(
+        fresh, counts, withdrawn=withdrawn, budget=budget, said=report.descriptions, recorded=recorded
+    )
+    if shown:
+        _remember(project, shown, session=hook.session, now=now)
+    return text or None
 
 
 def brief(
@@ -61,27 +76,52 @@ def brief(
     withdrawn: list[str],
     budget: int,
     said: Mapping[tuple[str, str], str] | None = None,
+    recorded: list[str] | None = None,
 ) -> str:
     """The SessionStart block: whole lines while they fit in `budget` tokens; empty when none does.
 
     `said`: (scope, name) -> the description as the export wrote it (redacted already); any other
-    lesson's description is redacted here."""
+    lesson's description is redacted here. `recorded`: candidates written from writs, to confirm."""
+    return compose(fresh, counts, withdrawn=withdrawn, budget=budget, said=said, recorded=recorded)[0]
+
+
+def compose(
+    fresh: list[Lesson],
+    counts: dict[str, Record],
+    *,
+    withdrawn: list[str],
+    budget: int,
+    said: Mapping[tuple[str, str], str] | None = None,
+    recorded: list[str] | None = None,
+) -> tuple[str, list[Lesson]]:
+    """`brief`'s text, and the lessons it shows."""
     lines = [HEADER]
+    if recorded:
+        lines.append(_clip(RECORDED + ", ".join(f"`{name}`" for name in recorded) + "."))
     if withdrawn:
         lines.append(_clip(WITHDRAWN + ", ".join(withdrawn) + "."))
     if estimate_tokens("\n".join(lines)) > budget:
-        return ""
-    taken = 0
+        return "", []
+    shown: list[Lesson] = []
     for lesson in sorted(fresh, key=lambda lesson: _order(lesson, counts)):
         note = CAUTION if _record(lesson, counts).caution else ""
         text = (said or {}).get((lesson.scope or "", lesson.name))
         if text is None:
             text = redacted(lesson).description
         line = _clip(f"- {one_line(text, cap=LINE_CHARS)}{note}")
-        if taken < MAX_LESSONS and estimate_tokens("\n".join([*lines, line])) <= budget:
+        if len(shown) < MAX_LESSONS and estimate_tokens("\n".join([*lines, line])) <= budget:
             lines.append(line)
-            taken += 1
-    return "\n".join(lines) if taken or withdrawn else ""
+            shown.append(lesson)
+    return ("\n".join(lines) if shown or withdrawn or recorded else ""), shown
+
+
+def _remember(project: Project, shown: list[Lesson], *, session: str | None, now: dt.datetime) -> None:
+    """Note the shown lessons as recalled into this session (by time when it has no id)."""
+    counters = Counters.load(project.loc.state_dir)
+    counters.record(
+        [lesson_key(lesson.scope or "", lesson.name) for lesson in shown], now=now, session=session
+    )
+    counters.save()
 
 
 def _clip(line: str) -> str:
