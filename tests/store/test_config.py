@@ -135,3 +135,9 @@ def test_a_bad_config_exits_2_with_the_file_and_key(git_repo: Path, cli_invoke: 
     assert "config.toml: `recall.budget` = 0" in result.stderr
     result = cli_invoke("list", "--repo", git_repo, expect=EXIT_USAGE)
     assert "`recall.budget`" in result.stderr
+    write(git_repo / ".reasonix" / "lessons" / "config.toml", "[capture]\nmin-tool-call = 1\n")
+    log = REPO_ROOT / "tests" / "resources" / "learning" / "vitest-1.jsonl"
+    for argv in (["capture", log], ["recall", "add a unit test"], ["list"]):
+        result = cli_invoke(*argv, "--repo", git_repo, expect=EXIT_USAGE)
+        assert "config.toml" in result.stderr
+        assert "unknown key `capture.min-tool-call`" in result.stderr
