@@ -19,11 +19,13 @@ included, as it judges what recall injected into a Claude Code session (docs/lea
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 from collections.abc import Mapping
 
 from reasonlessons.capture import notices
 from reasonlessons.constants import SCOPE_PROJECT
+from reasonlessons.errors import ReasonLessonsError
 from reasonlessons.integrations.reasonix_export import fresh_lessons, sync_lessons
 from reasonlessons.integrations.reasonix_facts import redacted
 from reasonlessons.integrations.reasonix_hook import SESSION_BUDGET, Hook
@@ -116,12 +118,16 @@ def compose(
 
 
 def _remember(project: Project, shown: list[Lesson], *, session: str | None, now: dt.datetime) -> None:
-    """Note the shown lessons as recalled into this session (by time when it has no id)."""
+    """Note the shown lessons as recalled into this session (by time when it has no id).
+
+    Best effort, as recall's own note is: a state directory that cannot be written must not cost
+    the session its brief."""
+    keys = [lesson_key(lesson.scope or "", lesson.name) for lesson in shown]
     counters = Counters.load(project.loc.state_dir)
-    counters.record(
-        [lesson_key(lesson.scope or "", lesson.name) for lesson in shown], now=now, session=session
-    )
-    counters.save()
+    counters.record(keys, now=now, session=session)
+    with contextlib.suppress(ReasonLessonsError, OSError):
+        project.loc.ensure_state_dir()
+        counters.save()
 
 
 def _clip(line: str) -> str:

@@ -146,6 +146,18 @@ def test_the_lessons_of_the_brief_count_as_recalled_into_that_session(repo: Path
     assert set(link.keys.values()) == {NOW}
 
 
+def test_the_brief_is_printed_even_when_the_note_of_it_cannot_be_saved(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def fail(self: object) -> None:
+        raise OSError("read-only file system")
+
+    monkeypatch.setattr(reasonix_start.Counters, "save", fail)
+    text = start(repo)
+    assert text is not None
+    assert "- `npm test` runs vitest" in text.split("\n")
+
+
 def test_a_reasonix_session_judges_the_lessons_its_brief_showed(
     repo: Path, isolated_home: Path, tmp_path: Path
 ) -> None:
