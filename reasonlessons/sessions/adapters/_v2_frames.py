@@ -52,7 +52,8 @@ def _decoder() -> Decoder:
     except ImportError as exc:
         raise MissingDependencyError(
             "reading Reasonix v2 sessions-v4 stores needs zstd support: "
-            "pip install 'reasonlessons[zstd]' (skipping this session otherwise)"
+            "pip install 'zstandard>=0.22' into reasonlessons' environment, or install it with its zstd "
+            "extra (pipx install './reasonlessons[zstd]' from a clone); skipping this session otherwise"
         ) from exc
     context = zstandard.ZstdDecompressor()
 
