@@ -18,7 +18,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -71,14 +71,16 @@ def export_reasonix(
     env: Mapping[str, str] | None = None,
     home: Path | None = None,
     now: dt.datetime | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> ExportReport:
-    """Write the fresh lessons of `scope` as memory facts, update changed ones, withdraw the rest."""
+    """Write the fresh lessons of `scope` as memory facts, update changed ones, withdraw the rest;
+    `progress(done, total)` follows the check of every lesson's staleness, the long part."""
     if scope not in SCOPES:
         raise UsageError(f"--scope {scope!r}: use project, global or all")
     env = os.environ if env is None else env
     home = Path.home() if home is None else home
     now = now or project.now()
-    fresh = fresh_lessons(project, now)
+    fresh = fresh_lessons(project, now, progress=progress)
     report = ExportReport()
     for which in SCOPES[scope]:
         directory = memory_dir(project.loc.root, which, env=env, home=home)
@@ -92,10 +94,12 @@ def export_reasonix(
     return report
 
 
-def fresh_lessons(project: Project, now: dt.datetime) -> list[Lesson]:
+def fresh_lessons(
+    project: Project, now: dt.datetime, *, progress: Callable[[int, int], None] | None = None
+) -> list[Lesson]:
     """Promoted lessons recall could return at `now`: active, not hidden by a project lesson, not
     flagged as hostile unless trusted (reasonlessons/store/trust.py); their text redacted (privacy.py)."""
-    entries, _ = Project(project.loc, now=lambda: now).entries("all")
+    entries, _ = Project(project.loc, now=lambda: now).entries("all", progress=progress)
     out = []
     for e in entries:
         lesson = e.lesson
