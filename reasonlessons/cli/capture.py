@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from reasonlessons.cli.app import app
-from reasonlessons.cli.fast.capture import OPTIONS, SUMMARY, run
+from reasonlessons.cli.fast.capture import OPTIONS, run
 from reasonlessons.cli.tables import add_command
 
-add_command(app, "capture", OPTIONS, run, summary=SUMMARY)
+add_command(app, "capture", OPTIONS, run)
