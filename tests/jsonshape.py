@@ -48,7 +48,7 @@ def _resolve(ref: str, root: dict[str, Any]) -> tuple[dict[str, Any], dict[str, 
     doc = json.loads((SCHEMAS / doc_name).read_text()) if doc_name else root
     target: Any = doc
     for part in pointer.strip("/").split("/") if pointer else []:
-        target = target[part]
+        target = target[int(part)] if isinstance(target, list) else target[part]
     return target, doc
 
 

@@ -76,6 +76,13 @@ def test_every_command_prints_its_documented_shape(cli_invoke: Invoke, demo: Pat
         seen.add(command)
         return _check(cli_invoke, command, *args, *repo, expect=expect)
 
+    sessions = Path.home() / ".reasonix" / "sessions"  # where Reasonix v1 keeps them: `sources` finds it
+    sessions.mkdir(parents=True)
+    for log in logs[:1]:
+        shutil.copy(log, sessions / log.name)
+        meta = log.name.replace(".events.jsonl", ".meta.json")
+        (sessions / meta).write_text(json.dumps({"workspace": str(demo)}))
+    assert check("sources")
     assert check("capture", *logs)["candidates"]
     assert check("capture", demo / "missing.jsonl", expect=1)["errors"]
     assert check("list")
@@ -114,6 +121,8 @@ def test_every_command_prints_its_documented_shape(cli_invoke: Invoke, demo: Pat
     assert check("refresh", "testing")["lessons"][0]["changes"]
     check("validate")
     check("install", "claude-code")
+    assert check("install", "reasonix")["export"] is not None
+    assert check("uninstall", "reasonix")["changed"] is True
     check("export", "reasonix")
     check("export", "claude-rules")
     check("import", "claude-rules", demo / ".claude" / "rules")

@@ -51,6 +51,11 @@ HELPS = {
         f"0 captured (also: nothing new); 1 a named log is missing or unreadable (the others are still "
         f"captured); {_USAGE}",
     ),
+    "sources": Help(
+        "List this repository's session logs that capture finds, and where from.",
+        ("reasonlessons sources --json",),
+        f"0 listed (also: none found); 1 error; {_REPO}",
+    ),
     "list": Help(
         "List lessons with their scope and status.",
         ("reasonlessons list --scope candidates --json",),
@@ -119,10 +124,15 @@ HELPS = {
         "Claude Code reads as block)",
     ),
     "install": Help(
-        "Add the reasonlessons hooks to Claude Code's settings, keeping the rest.",
-        ("reasonlessons install claude-code --local",),
+        "Add the reasonlessons hooks to an agent's settings, keeping the rest.",
+        ("reasonlessons install claude-code --local", "reasonlessons install reasonix"),
         f"0 installed or removed (also: nothing changed); 1 the settings' hooks are not the documented "
         f"shape; {_USAGE}",
+    ),
+    "uninstall": Help(
+        "Remove the reasonlessons hooks from an agent's settings; the rest stays.",
+        ("reasonlessons uninstall claude-code",),
+        f"0 removed (also: nothing to remove); 1 the settings' hooks are not the documented shape; {_USAGE}",
     ),
     "export": Help(
         "Write fresh lessons for Reasonix, or as AIP-11, Claude or Cursor rules.",
