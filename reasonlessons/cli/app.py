@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+import typer.core
 
 from reasonlessons import __version__, store
 from reasonlessons.cli.fast import terminal
@@ -22,7 +23,25 @@ if TYPE_CHECKING:
     from reasonlessons.lessons.model import Lesson
     from reasonlessons.store.project import Project
 
+# What a value is shown as when its declaration names nothing better: argparse's default on the
+# fast paths, the name in capitals, except a folder, which the docs' synopses call DIR.
+_METAVARS = {"out": "DIR"}
+
+
+class _Group(typer.core.TyperGroup):
+    """The command group: every command's --help shows values as the fast paths' argparse and the
+    docs do (`--scope SCOPE`, `NAME`), not as Typer's types (`--scope <str>`, `{name}`)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for command in self.commands.values():
+            for param in command.params:
+                if param.metavar is None and param.name and not getattr(param, "is_flag", False):
+                    param.metavar = _METAVARS.get(param.name, param.name.upper())
+
+
 app = typer.Typer(
+    cls=_Group,
     name="reasonlessons",
     help=(
         "Learn a repository from coding-agent session logs, and forget what is no longer true.\n\n"
@@ -59,7 +78,9 @@ def _global_options(
 
 
 # The same options as the fast paths' (reasonlessons/cli/fast/options.py), for the other commands.
-RepoOption = Annotated[Path | None, typer.Option(*REPO.flags, help=REPO.help, show_default=False)]
+RepoOption = Annotated[
+    Path | None, typer.Option(*REPO.flags, help=REPO.help, metavar=REPO.metavar, show_default=False)
+]
 JsonOption = Annotated[bool, typer.Option(*JSON.flags, help=JSON.help)]
 
 

@@ -56,6 +56,19 @@ def test_help_says_what_shows_an_example_and_the_exit_codes(
 
 
 @pytest.mark.parametrize("name", COMMANDS)
+def test_values_are_named_as_the_fast_paths_and_the_docs_name_them(
+    name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--repo DIR` and `NAME` on every command, as argparse and docs/commands.md show them, never a
+    Python type such as `--repo <path>`."""
+    text = _help(name, capsys)
+    assert not re.search(r"-[\w-]+ <", text), text
+    assert not re.search(r"\{[a-z_]+\}", text), text
+    if "--repo" in text:
+        assert "--repo DIR" in text
+
+
+@pytest.mark.parametrize("name", COMMANDS)
 def test_each_example_is_a_valid_command_line(name: str) -> None:
     """A renamed option breaks the example in `--help`, not just the docs."""
     for example in helps.HELPS[name].examples:

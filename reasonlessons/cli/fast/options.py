@@ -66,6 +66,7 @@ REPO = Option(
     ("--repo",),
     "Repository root. Default: the git top-level of the current directory, else the current one.",
     kind=PATH,
+    metavar="DIR",  # as every synopsis in docs/commands.md spells it
 )
 JSON = Option(
     "as_json", ("--json",), "Print one JSON document on stdout and nothing else.", kind=FLAG, default=False
