@@ -9,6 +9,7 @@ import typer
 
 from reasonlessons import interop, learning
 from reasonlessons.cli.app import JsonOption, RepoOption, app, open_project, print_json, say, table, warn
+from reasonlessons.cli.fast.helps import typer_help
 from reasonlessons.constants import SCOPE_GLOBAL, SCOPE_PROJECT
 
 if TYPE_CHECKING:
@@ -20,7 +21,7 @@ FORMAT_HELP = (
 )
 
 
-@app.command("import")
+@app.command("import", **typer_help("import"))
 def import_(
     fmt: Annotated[str, typer.Argument(metavar="FORMAT", help=FORMAT_HELP, show_default=False)],
     path: Annotated[Path, typer.Argument(help="The file or folder to read.", show_default=False)],
@@ -57,10 +58,10 @@ def show_report(report: Report, *, verb: str) -> None:
     )
 
 
-@app.command()
+@app.command("stats", **typer_help("stats"))
 def stats(json: JsonOption = False, repo: RepoOption = None) -> None:
     """Per lesson: hits, injected tokens, successes and failures; and tokens per session cold vs warm."""
-    result = learning.stats.compute(open_project(repo))
+    result = learning.stats.compute(open_project(repo, require_repo=True))
     if json:
         print_json(result.to_json())
         return
@@ -92,20 +93,25 @@ def stats(json: JsonOption = False, repo: RepoOption = None) -> None:
     say(f"all lessons: {learning.stats.verdict(result.cold, result.warm)}")
 
 
-@app.command()
+@app.command("revive", **typer_help("revive"))
 def revive(
     name: Annotated[str, typer.Argument(help="The archived lesson.", show_default=False)],
     from_global: Annotated[bool, typer.Option("--global", help="The lesson is in the global scope.")] = False,
+    json: JsonOption = False,
     repo: RepoOption = None,
 ) -> None:
     """Restore a lesson the learning loop archived (its confidence fell below the floor)."""
+    scope = SCOPE_GLOBAL if from_global else SCOPE_PROJECT
     project = open_project(repo)
-    record = learning.loop.revive(project, name, scope=SCOPE_GLOBAL if from_global else SCOPE_PROJECT)
+    record = learning.loop.revive(project, name, scope=scope)
+    value = project.entry(name, scopes=(scope,)).confidence if record is not None else None
+    if json:
+        print_json({"name": name, "scope": scope, "revived": record is not None, "confidence": value})
+        return
     if record is None:
         say(f"{name} is not archived; nothing to do")
         return
-    entry = project.entry(name, scopes=(SCOPE_GLOBAL if from_global else SCOPE_PROJECT,))
-    say(f"revived {name}: confidence {entry.confidence:g}; counts start over (`show` keeps the history)")
+    say(f"revived {name}: confidence {value:g}; counts start over (`show` keeps the history)")
 
 
 def export_format(fmt: str, *, out: Path | None, scope: str, json: bool, repo: Path | None) -> None:

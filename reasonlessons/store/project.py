@@ -24,6 +24,8 @@ from reasonlessons.store.outcomes import Record
 from reasonlessons.store.scopes import BadEntry, LessonStore
 from reasonlessons.store.status import DriftCheck, status_of, superseded_names
 
+Tick = Callable[[int, int], None]  # progress: (done, total)
+
 SCOPE_CHOICES = {
     "project": (SCOPE_PROJECT,),
     "global": (SCOPE_GLOBAL,),
@@ -44,6 +46,12 @@ class Entry:
     record: Record = Record()  # outcomes observed here (store/outcomes.py)
     confidence: float = confidence.DEFAULT_PRIOR
     archived: bool = False  # its confidence fell below the archive floor
+    # A global lesson's conditions this repository does not meet (fingerprint/applies.py).
+    not_applying: list[Any] | None = None
+
+    @property
+    def applies(self) -> bool:
+        return not self.not_applying
 
     def to_json(self) -> dict[str, Any]:
         lesson = self.lesson
@@ -73,6 +81,10 @@ class Entry:
         agents = self.lesson.agents
         if agents:
             out["agents"] = agents
+        if lesson.scope == SCOPE_GLOBAL and self.not_applying is not None:
+            out["applies"] = self.applies
+            if self.not_applying:
+                out["does_not_apply"] = [item.to_json() for item in self.not_applying]
         return out
 
 
@@ -87,7 +99,7 @@ class Project:
         self.loc = locations
         self.now = now
         self.store = LessonStore(locations, now=now, recorder=self._record)
-        self._drift: DriftCheck | None = None
+        self._checker: fingerprint.Checker | None = None
         self._config: Config | None = None
 
     @property
@@ -97,20 +109,31 @@ class Project:
             self._config = config.load(self.loc)
         return self._config
 
-    def _record(self, root: Path, entries: Sequence[str]) -> dict[str, Any]:
-        recorded: dict[str, Any] = fingerprint.record(root, entries)
+    def _record(self, root: Path, entries: Sequence[str], scope: str) -> dict[str, Any]:
+        recorded: dict[str, Any] = fingerprint.record_for(root, scope, entries)
         return recorded
+
+    @property
+    def checker(self) -> fingerprint.Checker:
+        """The facts of the repository for this command (its cache is used, not created)."""
+        if self._checker is None:
+            self._checker = fingerprint.Checker(self.loc.root, state_dir=self.loc.existing_state_dir())
+        return self._checker
 
     @property
     def drift(self) -> DriftCheck:
         """Drift of one lesson against the repository now (empty list when fresh)."""
-        if self._drift is None:
-            checker = fingerprint.Checker(self.loc.root, state_dir=self.loc.state_dir)
-            self._drift = checker.drift
-        return self._drift
+        return self.checker.drift
 
-    def entries(self, scope: str = "all", *, check_drift: bool = True) -> tuple[list[Entry], list[BadEntry]]:
-        """Every lesson of a scope choice with its status, plus the entries that could not be read."""
+    def not_applying(self, lesson: Lesson) -> list[Any]:
+        """A global lesson's conditions this repository does not meet (empty: it applies)."""
+        return self.checker.applies(lesson)
+
+    def entries(
+        self, scope: str = "all", *, check_drift: bool = True, progress: Tick | None = None
+    ) -> tuple[list[Entry], list[BadEntry]]:
+        """Every lesson of a scope choice with its status, plus the entries that could not be read;
+        `progress(done, total)` after each lesson (checking a large repository cold takes a while)."""
         scopes = SCOPE_CHOICES[scope]
         scan = self.store.scan(scopes)
         # Promoted lessons declare supersession, so read them even for `--scope candidates`.
@@ -122,11 +145,14 @@ class Project:
         project_names = {lesson.name for lesson in scan.lessons if lesson.scope == SCOPE_PROJECT}
         records = outcomes.load(self.loc.state_dir)
         out = []
-        for lesson in scan.lessons:
+        for done, lesson in enumerate(scan.lessons, 1):
             shadowed = lesson.scope == SCOPE_GLOBAL and lesson.name in project_names
-            out.append(
-                self._entry(lesson, now, superseded, records, check_drift=check_drift, shadowed=shadowed)
-            )
+            entry = self._entry(lesson, now, superseded, records, check_drift=check_drift, shadowed=shadowed)
+            if check_drift and lesson.scope == SCOPE_GLOBAL:
+                entry.not_applying = self.not_applying(lesson)
+            out.append(entry)
+            if progress is not None:
+                progress(done, len(scan.lessons))
         return out, scan.bad
 
     def _entry(
@@ -171,7 +197,10 @@ class Project:
         lesson = self.store.find(name, scopes or (SCOPE_PROJECT, SCOPE_GLOBAL, SCOPE_CANDIDATE))
         superseded = superseded_names(self.store.scan((SCOPE_PROJECT, SCOPE_GLOBAL)).lessons)
         records = outcomes.load(self.loc.state_dir)
-        return self._entry(lesson, self.now(), superseded, records, check_drift=True)
+        entry = self._entry(lesson, self.now(), superseded, records, check_drift=True)
+        if lesson.scope == SCOPE_GLOBAL:
+            entry.not_applying = self.not_applying(lesson)
+        return entry
 
 
 def open_project(
