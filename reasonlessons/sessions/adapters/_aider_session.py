@@ -258,8 +258,11 @@ class History:
 
     def _explained(self, ref: str, answer: str | None) -> Iterator[Event]:
         """Failures whose output the history lacks, told by the model's answer that follows."""
+        if self.explain:
+            quoted = text_of.quoted_error(answer) if answer else None
+            told = f"{quoted}\n\n{answer}" if quoted else answer  # the quoted error first: its signature
         for call in self.explain:
-            yield from self._result(call, ref, failed=True, text=answer or "\n".join(call.output) or "failed")
+            yield from self._result(call, ref, failed=True, text=told or "\n".join(call.output) or "failed")
         self.explain = []
         if self.waiting_user is not None:
             said_ref, said = self.waiting_user

@@ -206,6 +206,22 @@ def tokens(message: str) -> Tokens | None:
     return new_tokens(max(0, sent - write), received, hit, write)
 
 
+_CODE_SPAN = re.compile(r"`([^`\n]{4,300})`")
+_ERROR_LINE = re.compile(
+    r"^ {0,4}((?:E |Error|[\w.]*(?:Error|Exception)\b|error(?:\[\w+\])?:|fatal:).{3,300})$", re.M
+)
+_ERRORISH = re.compile(r"Error|Exception|error\b|error\[|not found|failed|FAILED|fatal:|panicked")
+
+
+def quoted_error(answer: str) -> str | None:
+    """The error a model's answer quotes (a code span, else a line of pasted output)."""
+    head = answer[:8000]
+    span = next((m.group(1) for m in _CODE_SPAN.finditer(head) if _ERRORISH.search(m.group(1))), None)
+    if span is None and (line := _ERROR_LINE.search(head)) is not None:
+        span = line.group(1)
+    return span.strip() if span else None
+
+
 def asks_for_fix(text: str) -> bool:
     """The user accepted Aider's "What's wrong? Fix" after a failed `/run`."""
     return bool(_ASKS_FIX.match(text))
