@@ -14,6 +14,7 @@ every agent, which capture and watch read, and what a shell command or a failure
     shell.py       shell command lines as invocations: tool, runner, purpose
     edits.py       the file changes a tool call makes
     signals.py     what a failure says: an invocation problem, a stated rule, an error code
+    toolrules.py   refusals of an agent's own tool layer that teach a rule of that agent
 """
 
 from __future__ import annotations
