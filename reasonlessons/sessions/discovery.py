@@ -20,6 +20,12 @@ _CWD_TAG = re.compile(r"<cwd>([^<]+)</cwd>")
 _CLAUDE_SLUG_MAX = 200
 _HEAD_RECORDS = 25
 _HEAD_LINE_MAX = 4 * 1024 * 1024
+AIDER_HISTORY = ".aider.chat.history.md"
+# `chat-history-file: PATH` in .aider.conf.yml; `AIDER_CHAT_HISTORY_FILE=PATH` in .env. One key each:
+# a line-based read, no YAML parser on the way.
+_AIDER_CONF = re.compile(r"^chat-history-file\s*:\s*(.+?)\s*(?:#.*)?$", re.MULTILINE)
+_AIDER_DOTENV = re.compile(r"^\s*(?:export\s+)?AIDER_CHAT_HISTORY_FILE\s*=\s*(.+?)\s*$", re.MULTILINE)
+_CONF_MAX = 256 * 1024
 
 
 def discover(repo_root: Path, *, env: Mapping[str, str], home: Path) -> list[SessionRef]:
@@ -30,6 +36,11 @@ def discover(repo_root: Path, *, env: Mapping[str, str], home: Path) -> list[Ses
         *_reasonix_v2(roots, env, home),
         *_claude_code(roots, env, home),
         *_codex(roots, env, home),
+        *(
+            SessionRef("aider", path)
+            for path in aider_histories(repo_root, env=env, home=home)
+            if path.is_file()
+        ),
     ]
     return sorted(set(refs), key=lambda ref: (ref.agent, str(ref.path)))
 
@@ -181,3 +192,32 @@ def _codex_cwd(path: Path) -> str | None:
             if isinstance(text, str) and (found := _CWD_TAG.search(text)):
                 return found.group(1).strip()
     return None
+
+
+def aider_histories(repo_root: Path, *, env: Mapping[str, str], home: Path) -> list[Path]:
+    """Where Aider writes this repository's chat history, existing or not (docs/log-formats.md#aider-files):
+    `.aider.chat.history.md` at the root, and the files `AIDER_CHAT_HISTORY_FILE` (the environment or
+    the root's `.env`) and `chat-history-file:` (`.aider.conf.yml` at home or at the root) name.
+    Relative paths are relative to the root, where Aider is started."""
+    root = repo_root if repo_root.is_absolute() else repo_root.absolute()
+    named = [env.get("AIDER_CHAT_HISTORY_FILE")]
+    named += _config_values(root / ".env", _AIDER_DOTENV)
+    for conf in (home / ".aider.conf.yml", root / ".aider.conf.yml"):
+        named += _config_values(conf, _AIDER_CONF)
+    found = [root / AIDER_HISTORY]
+    for value in named:
+        if not value:
+            continue
+        path = home / value[2:] if value.startswith("~/") else Path(value)
+        found.append(path if path.is_absolute() else root / path)
+    return list(dict.fromkeys(found))
+
+
+def _config_values(path: Path, pattern: re.Pattern[str]) -> list[str]:
+    try:
+        if not path.is_file() or path.stat().st_size > _CONF_MAX:
+            return []
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return []
+    return [m.group(1).strip().strip("'\"") for m in pattern.finditer(text)]

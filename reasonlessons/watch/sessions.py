@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from reasonlessons.sessions.adapters import detect
-from reasonlessons.sessions.discovery import claude_slug, reasonix_slug
+from reasonlessons.sessions.discovery import aider_histories, claude_slug, reasonix_slug
 from reasonlessons.sessions.events import SessionRef
 from reasonlessons.watch.plan import SessionRoot
 
@@ -66,6 +66,9 @@ def session_roots(repo_root: Path, *, env: Mapping[str, str], home: Path) -> lis
             add(projects / name, True, claude)
     codex = _env_path(env, "CODEX_HOME", home) or home / ".codex"
     add(codex / "sessions", True, codex)
+    # Aider writes one file: its directory is watched, and only that file counts as a log.
+    for history in aider_histories(repo_root, env=env, home=home):
+        add(history, False, history.parent)
     return sorted(set(out))
 
 

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from reasonlessons.sessions.discovery import claude_slug, discover, reasonix_slug
+from reasonlessons.sessions.discovery import aider_histories, claude_slug, discover, reasonix_slug
 from reasonlessons.sessions.events import SessionRef
 
 
@@ -156,3 +156,34 @@ def test_results_are_sorted_and_unique(repo: Path, home: Path) -> None:
     )
     refs = discover(repo, env={}, home=home)
     assert _agents(refs) == [("codex", codex.name), ("reasonix-v1", "a.events.jsonl")]
+
+
+def test_aider_history_at_the_root_and_where_the_configuration_puts_it(repo: Path, home: Path) -> None:
+    (repo / ".aider.chat.history.md").write_text("\n# aider chat started at 2025-01-01 10:00:00\n")
+    (repo / "logs").mkdir()
+    (repo / "logs" / "chat.md").write_text("\n# aider chat started at 2025-01-02 10:00:00\n")
+    (repo / ".aider.conf.yml").write_text("model: gpt-4o\nchat-history-file: logs/chat.md  # kept\n")
+    (home / ".aider.conf.yml").write_text("chat-history-file: '~/aider/all.md'\n")
+    (home / "aider").mkdir()
+    (home / "aider" / "all.md").write_text("\n# aider chat started at 2025-01-03 10:00:00\n")
+    (repo / ".env").write_text("OPENAI_API_KEY=sk-test\nexport AIDER_CHAT_HISTORY_FILE=missing.md\n")
+    env = {"AIDER_CHAT_HISTORY_FILE": str(repo / "from-env.md")}
+    assert aider_histories(repo, env=env, home=home) == [
+        repo / ".aider.chat.history.md",
+        repo / "from-env.md",
+        repo / "missing.md",
+        home / "aider" / "all.md",
+        repo / "logs" / "chat.md",
+    ]
+    refs = discover(repo, env=env, home=home)
+    assert [(r.agent, r.path) for r in refs] == [
+        ("aider", home / "aider" / "all.md"),
+        ("aider", repo / ".aider.chat.history.md"),
+        ("aider", repo / "logs" / "chat.md"),
+    ]
+
+
+def test_no_aider_history_no_aider_session(repo: Path, home: Path) -> None:
+    (repo / ".aider.conf.yml").write_bytes(b"\xff\xfe not yaml at all")
+    assert aider_histories(repo, env={}, home=home) == [repo / ".aider.chat.history.md"]
+    assert discover(repo, env={}, home=home) == []
