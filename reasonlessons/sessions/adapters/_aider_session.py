@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import re
 import shlex
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -25,15 +24,52 @@ from reasonlessons.sessions.adapters import _aider_text as text_of
 from reasonlessons.sessions.adapters._aider_lines import Block
 from reasonlessons.sessions.adapters._aider_text import Proposed
 from reasonlessons.sessions.adapters._common import Emitter
-from reasonlessons.sessions.events import ErrorKind, Event
+from reasonlessons.sessions.events import ErrorKind, Event, Kind, Role
 
 _STARTED = re.compile(r"^# aider chat started at (\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})")
-_COMMIT = re.compile(r"^Commit ([0-9a-f]{7,40}) (.+)$")
-_APPLIED = re.compile(r"^Applied edit to (.+)$")
-_ADDED_OUTPUT = re.compile(r"^Added \d+ lines? of output to the chat")
-_ADD_OUTPUT = re.compile(r"^Add (?:[\d.]+k tokens of )?(?:command |the )?output to the chat\?.*?(\w*)$")
+# Aider's messages the events are made of, told apart by one match per line.
+_MESSAGE = re.compile(
+    r"(?P<tokens>Tokens: )|(?P<applied>Applied edit to )|(?P<commit>Commit [0-9a-f]{7,40} )"
+    r"|(?P<uncommitted>Unable to commit)"
+    r"|(?P<nonconform>The LLM did not conform to the edit format|Malformed response #)"
+    r"|(?P<edit_error>\# \d+ SEARCH/REPLACE blocks? failed|## SearchReplaceNoExactMatch|UnifiedDiffNo"
+    r"|UnifiedDiffNotUnique|Failed to apply edit to )"
+    r"|(?P<lint>\# Fix any errors below)|(?P<added>Added \d+ lines? of output to the chat)"
+    r"|(?P<add_output>Add (?:[\d.]+k tokens of )?(?:command |the )?output to the chat\?)"
+    r"|(?P<running>Running )|(?P<run_error>Error (?:running command|occurred while running command))"
+    r"|(?P<reflections>Only \d+ reflections allowed)|(?P<model>(?:Main |Editor )?[Mm]odel: )"
+    r"|(?P<workdir>(?:Git|Cur) working dir: )"
+)
+# The same messages at the start of a line of a run, and lines that may name the repository's place.
+_MATTERS = re.compile(
+    r"^(?:Tokens: |Applied edit to |Commit [0-9a-f]{7,40} |Unable to commit|The LLM did not conform"
+    r"|Malformed response #|\# \d+ SEARCH/REPLACE|## SearchReplaceNoExactMatch|UnifiedDiffNo"
+    r"|UnifiedDiffNotUnique|Failed to apply edit to |\# Fix any errors below|Added \d+ lines? of output"
+    r"|Add (?:[\d.]+k tokens of )?(?:command |the )?output to the chat\?|Running "
+    r"|Error (?:running|occurred while running) command|Only \d+ reflections allowed"
+    r"|(?:Main |Editor )?[Mm]odel: |(?:Git|Cur) working dir: |\S*aider\S* .*--test-cmd)",
+    re.MULTILINE,
+)
+_MAY_NAME_ROOT = re.compile(
+    _MATTERS.pattern[:-1]
+    + r"|No files matched|Added |Add |Dropping |Skipping |Repo-map can't include|/|[A-Z]:\\)",
+    re.MULTILINE,
+)
 _EDIT_FORMAT = re.compile(r"^(?:Main |Editor )?[Mm]odel: .+? (?:with|using) ([\w-]+) edit format")
-_WORKDIR = re.compile(r"^(?:Git|Cur) working dir: (.+)$")
+# Messages that name a file both ways, which tells where the repository was.
+_NAMES_PATHS = (
+    "No files matched",
+    "Added ",
+    "Add ",
+    "Dropping ",
+    "Skipping ",
+    "Repo-map can't include",
+    "/",
+    "C:",
+)
+_ROOT_TRIES = 200
+_NAMES_MAX = 64
+_ADDED_NAME = re.compile(r"(?:to|Add) ([\w./\\-]+) to the chat")
 _LAUNCH = re.compile(r"^\S*\baider(?:\.exe)?(?:\s|$)")
 _CONFIRM_ECHO = re.compile(r"\(Y\)es/\(N\)o.*\]: ?\w*$")
 _COMMAND_ERROR = re.compile(
@@ -64,6 +100,7 @@ _UNDONE = "The user undid this commit (/undo)."
 _TEXT_CAP = 64 * 1024
 _OUTPUT_CAP = 16 * 1024
 _PROPOSALS_MAX = 64
+_UNPARSED_CAP = 1024 * 1024
 
 
 def started_at(line: str) -> datetime | None:
@@ -113,6 +150,8 @@ class History:
 
     def __init__(self, out: Emitter) -> None:
         self.out = out
+        self.prefix = f"{out.path}:"  # of every raw_ref: the path is formatted once
+        self.events: list[Event] = []  # what the last block made; the reader hands them out
         self.ts: datetime | None = None
         self._last_ref = ""
         self._reset()
@@ -121,6 +160,8 @@ class History:
         self.edit_format = "diff"
         self.test_cmd: str | None = None
         self.proposals: list[Proposed] = []  # edits the model proposed and Aider did not apply yet
+        self.unparsed: list[str] = []  # answers whose edits are not read yet
+        self.unparsed_size = 0
         self.pending: list[_Call] = []
         self.commit: _Call | None = None
         self.collect: _Call | None = None
@@ -134,46 +175,56 @@ class History:
         self.edited_since_test = False
         self.rels: list[str] = []
         self.absolutes: list[str] = []
+        self.root_tries = 0
 
     # -- sessions ------------------------------------------------------------------------------
 
-    def start(self, block: Block) -> Iterator[Event]:
+    def start(self, block: Block) -> None:
         out = self.out
         out.session_id = session_id(block.text)
         out.cwd = None
         self.ts = started_at(block.text)
         self._reset()
-        yield out.emit(self._ref(block), "system", "meta", ts=self.ts, text=block.text.lstrip("# "))
+        self._emit(self._ref(block), "system", "meta", ts=self.ts, text=block.text.lstrip("# "))
 
-    def finish(self) -> Iterator[Event]:
+    def finish(self) -> None:
         """Settle everything still open: the end of a launch tells no more."""
         ref = self._last_ref
-        yield from self._flush_lint()
-        yield from self._flush_failing_edit(ref)
-        yield from self._settle(ref, None)
-        yield from self._explained(ref, None)
+        self._flush_lint()
+        self._flush_failing_edit(ref)
+        self._settle(ref, None)
+        self._explained(ref, None)
         if self.commit is not None:
-            yield from self._result(self.commit, ref, failed=False, text="")
+            self._result(self.commit, ref, failed=False, text="")
             self.commit = None
 
     def _ref(self, block: Block) -> str:
-        self._last_ref = self.out.ref(block.line)
-        return self._last_ref
+        return self._ref_at(block.line)
 
-    def feed(self, block: Block) -> Iterator[Event]:
+    def _ref_at(self, line: int) -> str:
+        self._last_ref = ref = f"{self.prefix}{line}"
+        return ref
+
+    def feed(self, block: Block) -> None:
+        if block.kind == "tools":
+            self._tools(block.text, block.line)
+            return
         ref = self._ref(block)
         if block.kind == "tool":
-            yield from self._tool(ref, block.text)
+            self._tool(ref, block.text)
         elif block.kind == "user":
-            yield from self._flush_lint()
-            yield from self._flush_failing_edit(ref)
-            yield from self._user(ref, block.text)
+            self._flush_lint()
+            self._flush_failing_edit(ref)
+            self._user(ref, block.text)
         else:
-            yield from self._flush_lint()
-            yield from self._flush_failing_edit(ref)
-            yield from self._assistant(ref, block.text)
+            self._flush_lint()
+            self._flush_failing_edit(ref)
+            self._assistant(ref, block.text)
 
     # -- emitting --------------------------------------------------------------------------------
+
+    def _emit(self, ref: str, role: Role, kind: Kind, **fields: Any) -> None:
+        self.events.append(self.out.emit(ref, role, kind, **fields))
 
     def _call(self, ref: str, tool: str, args: dict[str, Any], kind: str) -> tuple[Event, _Call]:
         call = _Call(f"aider-{ref.rsplit(':', 1)[-1]}-{self.out.seq}", tool, args, kind)
@@ -182,8 +233,8 @@ class History:
         )
         return event, call
 
-    def _result(self, call: _Call, ref: str, *, failed: bool | None, text: str) -> Iterator[Event]:
-        yield self.out.emit(
+    def _result(self, call: _Call, ref: str, *, failed: bool | None, text: str) -> None:
+        self._emit(
             ref,
             "tool",
             "tool_result",
@@ -197,42 +248,42 @@ class History:
 
     def _done(
         self, ref: str, tool: str, args: dict[str, Any], *, failed: bool, text: str, kind: ErrorKind = "tool"
-    ) -> Iterator[Event]:
+    ) -> None:
         event, call = self._call(ref, tool, args, "done")
         call.error_kind = kind
-        yield event
-        yield from self._result(call, ref, failed=failed, text=text)
+        self.events.append(event)
+        self._result(call, ref, failed=failed, text=text)
 
     # -- the user's messages ---------------------------------------------------------------------
 
-    def _user(self, ref: str, text: str) -> Iterator[Event]:
+    def _user(self, ref: str, text: str) -> None:
         stripped = text.strip()
         if _CONFIRM_ECHO.search(stripped.rsplit("\n", 1)[-1]) and "\n" not in stripped:
             return  # Aider echoing a group answer ("Add file to the chat? ... skip")
         if stripped.startswith(_LINT_START):
-            yield from self._lint_failure(ref, stripped)  # older Aider sends lint output as a turn
+            self._lint_failure(ref, stripped)  # older Aider sends lint output as a turn
             return
         if stripped.startswith(_RUN_OUTPUT):
-            yield from self._run_output(ref, stripped)
+            self._run_output(ref, stripped)
             return
-        yield from self._explained(ref, None)
+        self._explained(ref, None)
         undo = bool(stripped) and stripped.split(None, 1)[0].lower() == "/undo"
         rejected = undo and self.commit is not None
         if self.commit is not None:
             self.commit.error_kind = "permission"
-            yield from self._result(self.commit, ref, failed=undo, text=_UNDONE if undo else "")
+            self._result(self.commit, ref, failed=undo, text=_UNDONE if undo else "")
             self.commit = None
-        yield from self._settle(ref, stripped)
-        yield from self._tests_passed(ref)
-        self.proposals = []
+        self._settle(ref, stripped)
+        self._tests_passed(ref)
+        self.proposals, self.unparsed, self.unparsed_size = [], [], 0
         if self.waiting_user is not None or rejected:
             return  # a failure report (its text comes with the model's answer), or the rejection
         if stripped.startswith(("/", "!")):
-            yield from self._command(ref, stripped)
+            self._command(ref, stripped)
         elif stripped:
-            yield self.out.emit(ref, "user", "text", ts=self.ts, text=text)
+            self._emit(ref, "user", "text", ts=self.ts, text=text)
 
-    def _settle(self, ref: str, said: str | None) -> Iterator[Event]:
+    def _settle(self, ref: str, said: str | None) -> None:
         """Decide the open calls, given what the user said next (None: the launch ended)."""
         self.collect = None
         pending, self.pending = self.pending, []
@@ -252,34 +303,34 @@ class History:
                 self.explain.append(call)  # its text comes with the model's answer
                 continue
             if call.failed is None and call.added is False:
-                yield from self._result(call, ref, failed=None, text=output)  # nobody looked
+                self._result(call, ref, failed=None, text=output)  # nobody looked
             else:
-                yield from self._result(call, ref, failed=bool(call.failed), text=output)
+                self._result(call, ref, failed=bool(call.failed), text=output)
 
-    def _explained(self, ref: str, answer: str | None) -> Iterator[Event]:
+    def _explained(self, ref: str, answer: str | None) -> None:
         """Failures whose output the history lacks, told by the model's answer that follows."""
         if self.explain:
             quoted = text_of.quoted_error(answer) if answer else None
             told = f"{quoted}\n\n{answer}" if quoted else answer  # the quoted error first: its signature
         for call in self.explain:
-            yield from self._result(call, ref, failed=True, text=told or "\n".join(call.output) or "failed")
+            self._result(call, ref, failed=True, text=told or "\n".join(call.output) or "failed")
         self.explain = []
         if self.waiting_user is not None:
             said_ref, said = self.waiting_user
             self.waiting_user = None
-            yield self.out.emit(said_ref, "user", "text", ts=self.ts, text=said)
+            self._emit(said_ref, "user", "text", ts=self.ts, text=said)
 
-    def _command(self, ref: str, text: str) -> Iterator[Event]:
+    def _command(self, ref: str, text: str) -> None:
         if text.startswith("!"):
             word, rest = "/run", text[1:].strip()
         else:
             parts = text.split(None, 1)
             word, rest = _resolve(parts[0].lower()), (parts[1].strip() if len(parts) > 1 else "")
         if word in _ASKING and rest:
-            yield self.out.emit(ref, "user", "text", ts=self.ts, text=rest)
+            self._emit(ref, "user", "text", ts=self.ts, text=rest)
             return
         if word in ("/exit", "/quit"):
-            yield self.out.emit(ref, "system", "meta", ts=self.ts, text=word)
+            self._emit(ref, "system", "meta", ts=self.ts, text=word)
             return
         if word in ("/run", "/test", "/git") and rest and "\n" not in rest:
             command = f"git {rest}" if word == "/git" else rest
@@ -288,11 +339,11 @@ class History:
             kind = "test" if word == "/test" else "aider"  # `/test` alone runs the configured command
             event, call = self._call(ref, "aider", {"command": text}, kind)
             call.error_kind = "harness" if kind == "aider" else "exit"
-        yield event
+        self.events.append(event)
         self.pending.append(call)
         self.collect = call
 
-    def _run_output(self, ref: str, text: str) -> Iterator[Event]:
+    def _run_output(self, ref: str, text: str) -> None:
         """Older Aider sends command output to the model as a turn: `I ran this command: ...`."""
         body = text.split("And got this output:", 1)
         output = body[1].strip() if len(body) > 1 else text
@@ -300,70 +351,97 @@ class History:
         call = self._last_shell()
         if call is not None:
             self.pending.remove(call)
-            yield from self._result(call, ref, failed=failed, text=output)
+            self._result(call, ref, failed=failed, text=output)
             return
         command = body[0].removeprefix(_RUN_OUTPUT).strip()
         if command and "\n" not in command:
-            yield from self._done(ref, "shell", {"command": command}, failed=failed, text=output, kind="exit")
+            self._done(ref, "shell", {"command": command}, failed=failed, text=output, kind="exit")
 
     # -- Aider's own messages --------------------------------------------------------------------
 
-    def _tool(self, ref: str, text: str) -> Iterator[Event]:
+    def _tools(self, text: str, line: int) -> None:
+        """Aider's one-line messages in a row: each one that can matter, the rest passed over in C
+        (all of them while a command's output, a lint report or the repository's place is read)."""
+        pos, size = 0, len(text)
+        while pos <= size:
+            if self.lint is not None or self.collect is not None or self.failing_edit:
+                found = None
+                at = pos
+            else:
+                pattern = (
+                    _MAY_NAME_ROOT if self.out.cwd is None and self.root_tries < _ROOT_TRIES else _MATTERS
+                )
+                found = pattern.search(text, pos)
+                if found is None:
+                    return
+                at = found.start()
+                line += text.count("\n", pos, at)
+            end = text.find("\n", at)
+            end = size if end < 0 else end
+            self._tool(self._ref_at(line), text[at:end])
+            line, pos = line + 1, end + 1
+
+    def _tool(self, ref: str, text: str) -> None:
         if self.lint is not None:
             if not _LINT_END.match(text) and not text.startswith(("Tokens:", "Applied edit", "Commit ")):
                 self.lint.append(text)
                 return
-            yield from self._flush_lint()
-        first = text.split("\n", 1)[0]
+            self._flush_lint()
+        first = text.split("\n", 1)[0] if "\n" in text else text
         if self.failing_edit:
             if _is_edit_error(text):
                 self.failing_edit = False
-                yield from self._failed_edits(ref, text)
+                self._failed_edits(ref, text)
                 return
             if first.startswith("https://") or not first.strip():
                 return
-            yield from self._flush_failing_edit(ref)
-        if "/" in text or "\\" in text:
-            self._learn_root(text)
-        if (tokens := text_of.tokens(first)) is not None:
-            yield self.out.emit(ref, "assistant", "usage", ts=self.ts, tokens=tokens)
-        elif found := _APPLIED.match(first):
-            yield from self._applied(ref, text_of.clean_path(found.group(1)))
-        elif found := _COMMIT.match(first):
-            yield from self._committed(ref, found.group(2).strip())
-        elif first.startswith("Unable to commit"):
-            yield from self._done(ref, "shell", {"command": "git commit"}, failed=True, text=text)
-        elif first.startswith(("The LLM did not conform to the edit format", "Malformed response #")):
+            self._flush_failing_edit(ref)
+        if self.out.cwd is None and self.root_tries < _ROOT_TRIES and first.startswith(_NAMES_PATHS):
+            self._learn_root(first)
+        found = _MESSAGE.match(first)
+        kind = found.lastgroup if found is not None else None
+        if kind == "tokens":
+            tokens = text_of.tokens(first)
+            if tokens is not None:
+                self._emit(ref, "assistant", "usage", ts=self.ts, tokens=tokens)
+        elif kind == "applied":
+            self._applied(ref, text_of.clean_path(first[len("Applied edit to ") :]))
+        elif kind == "commit":
+            self._committed(ref, first.split(" ", 2)[2].strip())
+        elif kind == "uncommitted":
+            self._done(ref, "shell", {"command": "git commit"}, failed=True, text=text)
+        elif kind == "nonconform":
             self.failing_edit = True
-        elif _is_edit_error(text):
-            yield from self._failed_edits(ref, text)
-        elif first.startswith(_LINT_START):
+        elif kind == "edit_error" and _is_edit_error(text):
+            self._failed_edits(ref, text)
+        elif kind == "lint":
             self.lint, self.lint_ref = [text], ref
-        elif _ADDED_OUTPUT.match(first):
-            yield from self._output_added(ref, text)
-        elif found := _ADD_OUTPUT.match(first):
+        elif kind == "added":
+            self._output_added(ref, text)
+        elif kind == "add_output":
             self.collect = None
             target = self._last_shell()
             if target is not None:
-                target.added = found.group(1).lower().startswith(("y", "a"))
-        elif first.startswith("Running "):
+                answer = first.rsplit(" ", 1)[-1].lower()
+                target.added = answer.startswith(("y", "a"))
+        elif kind == "running":
             event, call = self._call(ref, "shell", {"command": first[len("Running ") :].strip()}, "shell")
-            yield event
+            self.events.append(event)
             self.pending.append(call)
             self.collect = call
-        elif _RUN_ERROR.match(first):
+        elif kind == "run_error":
             target = self._last_shell()
             if target is not None:
                 target.failed = True
                 target.note(text)
-        elif first.startswith("Only ") and "reflections allowed" in first:
-            yield self.out.emit(ref, "system", "meta", ts=self.ts, text=first)
-        elif found := _EDIT_FORMAT.match(first):
+        elif kind == "reflections":
+            self._emit(ref, "system", "meta", ts=self.ts, text=first)
+        elif kind == "model" and (format_ := _EDIT_FORMAT.match(first)) is not None:
             if not first.startswith("Editor"):
-                self.edit_format = found.group(1)
-        elif found := _WORKDIR.match(first):
-            self.out.cwd = found.group(1).strip()
-        elif _LAUNCH.match(first) and "--" in first:
+                self.edit_format = format_.group(1)
+        elif kind == "workdir":
+            self.out.cwd = first.split(": ", 1)[1].strip()
+        elif "--test-cmd" in first and _LAUNCH.match(first):
             self._launch(first)
         elif self.collect is not None and not first.startswith(_CHATTER):
             self.collect.note(text)
@@ -382,7 +460,7 @@ class History:
             if arg == "--test-cmd":
                 self.test_cmd = argv[n + 1]
 
-    def _output_added(self, ref: str, text: str) -> Iterator[Event]:
+    def _output_added(self, ref: str, text: str) -> None:
         self.collect = None
         call = next((c for c in reversed(self.pending) if c.kind in _COMMANDS_RUN and not c.added_line), None)
         if call is not None:
@@ -395,34 +473,45 @@ class History:
         tool, args = ("shell", {"command": command}) if command else ("aider", {"command": "/test"})
         event, call = self._call(ref, tool, args, "test")
         call.failed, call.added = True, True
-        yield event
+        self.events.append(event)
         self.explain.append(call)
         self.test_failed = (tool, args)
         self.edited_since_test = False
 
-    def _tests_passed(self, ref: str) -> Iterator[Event]:
+    def _tests_passed(self, ref: str) -> None:
         """After an auto-test failure, edits followed by no new failure: the tests passed."""
         if self.test_failed is not None and self.edited_since_test:
             tool, args = self.test_failed
             self.test_failed = None
-            yield from self._done(ref, tool, args, failed=False, text="")
+            self._done(ref, tool, args, failed=False, text="")
 
     # -- edits -----------------------------------------------------------------------------------
 
-    def _assistant(self, ref: str, text: str) -> Iterator[Event]:
+    def _assistant(self, ref: str, text: str) -> None:
         self.collect = None
         told = [c for c in self.pending if c.failed and not c.output]
         if told:  # `/test` said it failed: the model's answer says how
             self.pending = [c for c in self.pending if c not in told]
             self.explain.extend(told)
-        yield from self._explained(ref, text)
-        yield self.out.emit(ref, "assistant", "text", ts=self.ts, text=text[:_TEXT_CAP])
-        proposed = text_of.proposed_edits(text, self.edit_format)
-        if proposed:
-            self.proposals = (self.proposals + proposed)[-_PROPOSALS_MAX:]
+        self._explained(ref, text)
+        self._emit(ref, "assistant", "text", ts=self.ts, text=text[:_TEXT_CAP])
+        if "<<<<<<<" in text or "@@" in text or "whole" in self.edit_format:
+            self.unparsed.append(text)  # read when Aider says what it did with them
+            self.unparsed_size += len(text)
+            while self.unparsed_size > _UNPARSED_CAP and len(self.unparsed) > 1:
+                self.unparsed_size -= len(self.unparsed.pop(0))
 
-    def _applied(self, ref: str, path: str) -> Iterator[Event]:
-        proposals = self.proposals
+    def _proposed(self) -> list[Proposed]:
+        """Edits the model proposed that Aider did not apply or refuse yet."""
+        if self.unparsed:
+            for reply in self.unparsed:
+                self.proposals.extend(text_of.proposed_edits(reply, self.edit_format))
+            self.proposals = self.proposals[-_PROPOSALS_MAX:]
+            self.unparsed, self.unparsed_size = [], 0
+        return self.proposals
+
+    def _applied(self, ref: str, path: str) -> None:
+        proposals = self._proposed()
         mine = [
             p
             for p in proposals
@@ -433,47 +522,47 @@ class History:
             mine = [Proposed(path, "", "")]
         for edit in mine:
             tool, args = _edit_args(path, edit)
-            yield from self._done(ref, tool, args, failed=False, text=f"Applied edit to {path}")
+            self._done(ref, tool, args, failed=False, text=f"Applied edit to {path}")
         self._note_rel(path)
         self.edited_since_test = True
         lint = self.lint_failed.pop(path, None)
         if lint is not None:
-            yield from self._done(ref, lint[0], lint[1], failed=False, text="")
+            self._done(ref, lint[0], lint[1], failed=False, text="")
 
-    def _failed_edits(self, ref: str, message: str) -> Iterator[Event]:
+    def _failed_edits(self, ref: str, message: str) -> None:
         sections = text_of.failed_edits(message)
-        proposals = self.proposals
+        proposals = self._proposed()
         failed_paths = {path for path, _ in sections}
         for path, section in sections:
             args = {"file_path": path} if path else {}
-            yield from self._done(ref, "edit", args, failed=True, text=section, kind="harness")
+            self._done(ref, "edit", args, failed=True, text=section, kind="harness")
         if "were applied successfully" in message:
             for edit in proposals:
                 if edit.path not in failed_paths:
                     tool, args = _edit_args(edit.path, edit)
-                    yield from self._done(ref, tool, args, failed=False, text="applied")
+                    self._done(ref, tool, args, failed=False, text="applied")
         self.proposals = []
 
-    def _flush_failing_edit(self, ref: str) -> Iterator[Event]:
+    def _flush_failing_edit(self, ref: str) -> None:
         if self.failing_edit:
             self.failing_edit = False
-            yield from self._failed_edits(ref, "The LLM did not conform to the edit format.")
+            self._failed_edits(ref, "The LLM did not conform to the edit format.")
 
-    def _committed(self, ref: str, message: str) -> Iterator[Event]:
+    def _committed(self, ref: str, message: str) -> None:
         if self.commit is not None:
-            yield from self._result(self.commit, ref, failed=False, text="")
+            self._result(self.commit, ref, failed=False, text="")
         event, call = self._call(ref, "shell", {"command": f"git commit -m {shlex.quote(message)}"}, "commit")
-        yield event
+        self.events.append(event)
         self.commit = call
 
     # -- lint --------------------------------------------------------------------------------------
 
-    def _flush_lint(self) -> Iterator[Event]:
+    def _flush_lint(self) -> None:
         if self.lint is not None:
             report, self.lint = "\n".join(self.lint), None
-            yield from self._lint_failure(self.lint_ref, report)
+            self._lint_failure(self.lint_ref, report)
 
-    def _lint_failure(self, ref: str, report: str) -> Iterator[Event]:
+    def _lint_failure(self, ref: str, report: str) -> None:
         running = _LINT_RUNNING.search(report)
         command = running.group(1).strip() if running else ""
         files = list(dict.fromkeys(m.group(1).replace("\\", "/") for m in _LINT_FILE.finditer(report)))[:8]
@@ -481,39 +570,36 @@ class History:
             tool, args = "shell", {"command": command}
         else:
             tool, args = "lint", {"files": " ".join(files)}  # Aider's own checks, not the project's
-        yield from self._done(
-            ref, tool, args, failed=True, text=report, kind="exit" if tool == "shell" else "tool"
-        )
+        self._done(ref, tool, args, failed=True, text=report, kind="exit" if tool == "shell" else "tool")
         for path in files:
             self.lint_failed[path] = (tool, args)
 
     # -- where the repository was ------------------------------------------------------------------
 
     def _note_rel(self, path: str) -> None:
-        if self.out.cwd is None and path not in self.rels and len(self.rels) < 256:
+        """A repo-relative file name Aider printed: paired with the absolute names seen so far."""
+        if self.out.cwd is None and path not in self.rels and len(self.rels) < _NAMES_MAX:
             self.rels.append(path)
-            self._pair()
+            for absolute in self.absolutes:
+                if self._root_from(absolute, path):
+                    return
 
-    def _learn_root(self, text: str) -> None:
-        if self.out.cwd is not None:
-            return
-        first = text.split("\n", 1)[0]
+    def _note_absolute(self, path: str) -> None:
+        if self.out.cwd is None and path not in self.absolutes and len(self.absolutes) < _NAMES_MAX:
+            self.absolutes.append(path)
+            for rel in self.rels:
+                if self._root_from(path, rel):
+                    return
+
+    def _learn_root(self, first: str) -> None:
+        self.root_tries += 1
         if found := _NO_MATCH.match(first):
             self._root_from(found.group(2), found.group(1))
             return
         for found in _ABSOLUTE.finditer(first):
-            path = found.group(1).rstrip(".,:;")
-            if path not in self.absolutes and len(self.absolutes) < 64:
-                self.absolutes.append(path)
-        for rel in re.findall(r"(?:to|Add) ([\w./\\-]+) to the chat", first):
+            self._note_absolute(found.group(1).rstrip(".,:;"))
+        for rel in _ADDED_NAME.findall(first):
             self._note_rel(rel)
-        self._pair()
-
-    def _pair(self) -> None:
-        for absolute in self.absolutes:
-            for rel in self.rels:
-                if self._root_from(absolute, rel):
-                    return
 
     def _root_from(self, absolute: str, rel: str) -> bool:
         windows = "\\" in absolute

@@ -9,9 +9,9 @@ from typing import NamedTuple
 from reasonlessons.sessions.events import Tokens, new_tokens
 
 # aider/coders/editblock_coder.py: HEAD, DIVIDER and UPDATED allow 5 to 9 marker characters.
-_HEAD = re.compile(r"^<{5,9} SEARCH>?\s*$")
-_DIVIDER = re.compile(r"^={5,9}\s*$")
-_UPDATED = re.compile(r"^>{5,9} REPLACE\s*$")
+_SR_BLOCK = re.compile(
+    r"^<{5,9} SEARCH>?[ \t]*\n(.*?)^={5,9}[ \t]*\n(.*?)^>{5,9} REPLACE[ \t]*$", re.MULTILINE | re.DOTALL
+)
 _FENCE = "```"
 _EDITS_MAX = 64
 _TOKENS = re.compile(
@@ -54,10 +54,11 @@ def clean_path(name: str) -> str:
     return name.removeprefix("./").replace("\\", "/")
 
 
-def _filename(lines: list[str], at: int, previous: str | None) -> str | None:
+def _filename(text: str, at: int, previous: str | None) -> str | None:
     """The file name on the lines just above a SEARCH marker (fences skipped), as Aider finds it."""
-    for back in range(at - 1, max(-1, at - 4), -1):
-        line = lines[back].strip()
+    above = text[max(0, at - 1000) : at].split("\n")[-4:-1]
+    for line in reversed(above):
+        line = line.strip()
         if not line or line.startswith(_FENCE):
             continue
         name = clean_path(line)
@@ -69,26 +70,14 @@ def _filename(lines: list[str], at: int, previous: str | None) -> str | None:
 
 def search_replace(text: str) -> list[Proposed]:
     """The SEARCH/REPLACE blocks of an answer (diff, editor-diff and architect formats)."""
-    lines = text.split("\n")
     found: list[Proposed] = []
     path: str | None = None
-    i = 0
-    while i < len(lines) and len(found) < _EDITS_MAX:
-        if not _HEAD.match(lines[i].strip()):
-            i += 1
-            continue
-        path = _filename(lines, i, path)
-        j = i + 1
-        while j < len(lines) and not _DIVIDER.match(lines[j].strip()):
-            j += 1
-        k = j + 1
-        while k < len(lines) and not _UPDATED.match(lines[k].strip()):
-            k += 1
-        if path and k < len(lines):
-            before = "\n".join(lines[i + 1 : j])
-            after = "\n".join(lines[j + 1 : k])
-            found.append(Proposed(path, before + "\n" if before else None, after + "\n" if after else ""))
-        i = k + 1
+    for block in _SR_BLOCK.finditer(text):
+        path = _filename(text, block.start(), path)
+        if path:
+            found.append(Proposed(path, block.group(1) or None, block.group(2)))
+            if len(found) >= _EDITS_MAX:
+                break
     return found
 
 

@@ -64,14 +64,21 @@ def read_session(
         start_line = count_lines(path, start_offset) + 1 if start_offset else 1
     stats.checkpoint(start_offset, start_seq, start_line)
     history = History(out)
+    events = history.events
     for block in iter_blocks(path, stats=stats, start_offset=start_offset, start_line=start_line):
         if block.kind == "header":
-            yield from history.finish()
+            history.finish()
+            yield from events
+            events.clear()
             stats.checkpoint(block.start, out.seq, block.line)
-            yield from history.start(block)
+            history.start(block)
         else:
-            yield from history.feed(block)
-    yield from history.finish()
+            history.feed(block)
+        if events:
+            yield from events
+            events.clear()
+    history.finish()
+    yield from events
 
 
 def describe(path: Path, *, now: datetime, idle_seconds: float) -> Session:
