@@ -23,11 +23,12 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 # Submodules loaded on first use: a capture given its logs never looks for others (discovery) or
-# explains a file it skipped (otherfiles), and one whose logs did not change reads none (jsonl).
-__all__ = ["discovery", "jsonl", "otherfiles"]
+# explains a file it skipped (otherfiles), and one whose logs did not change reads none (jsonl); the
+# hook after a tool call signs an error (errorsig) only when the tool layer refused the call.
+__all__ = ["discovery", "errorsig", "jsonl", "otherfiles"]
 
 if TYPE_CHECKING:
-    from reasonlessons.sessions import discovery, jsonl, otherfiles
+    from reasonlessons.sessions import discovery, errorsig, jsonl, otherfiles
 
 
 def __getattr__(name: str) -> Any:
