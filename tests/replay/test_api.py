@@ -160,3 +160,15 @@ def test_a_lesson_that_did_not_fire_before_its_failure_is_a_miss_with_why(repo: 
         "reason": "triggers",
     }
     assert report["totals"]["miss_reasons"] == {"triggers": 1}
+
+
+def test_stats_adds_the_replay_totals(
+    repo: Path, tmp_path: Path, cli_invoke: Invoke, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.setattr("tempfile.tempdir", None)
+    doc = cli_invoke("stats", "--replay", "--json", "--repo", repo).json()
+    assert isinstance(doc, dict)
+    assert doc["replay"]["totals"] == _run(repo, tmp_path)["totals"]
+    assert "replay of 3 sessions" in cli_invoke("stats", "--replay", "--repo", repo).stdout
