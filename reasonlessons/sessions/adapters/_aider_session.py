@@ -74,8 +74,10 @@ _LAUNCH = re.compile(r"^\S*\baider(?:\.exe)?(?:\s|$)")
 _CONFIRM_ECHO = re.compile(r"\(Y\)es/\(N\)o.*\]: ?\w*$")
 _COMMAND_ERROR = re.compile(
     r"^(?:Invalid command|Ambiguous command|Error\b|Unable to|No git repository|Cannot|Can't|Can not|"
-    r"The last commit was not made by aider|Please answer with)|: file not found error$"
-)
+    r"The last commit was not made by aider|Please answer with|This is the first commit in the repository"
+    r"|The last commit (?:\S+ has more than 1 parent|has already been pushed)"
+    r"|The file .+ (?:has uncommitted changes|was not in the repository))|: file not found error$"
+)  # the last three lines: `/undo` refusing to undo
 _RUN_ERROR = re.compile(r"^Error (?:running command|occurred while running command)")
 _LINT_START = "# Fix any errors below"
 _LINT_END = re.compile(r"^(?:Attempt to fix lint errors\?|Fix lint errors in )")
@@ -173,6 +175,7 @@ class History:
         self.lint_failed: dict[str, tuple[str, dict[str, Any]]] = {}
         self.test_failed: tuple[str, dict[str, Any]] | None = None
         self.edited_since_test = False
+        self.answer = ""  # the model's last answer, words joined by single spaces
         self.rels: list[str] = []
         self.absolutes: list[str] = []
         self.root_tries = 0
@@ -266,6 +269,9 @@ class History:
         if stripped.startswith(_RUN_OUTPUT):
             self._run_output(ref, stripped)
             return
+        if self.answer and " ".join(stripped.split()) == self.answer:
+            self.answer = ""
+            return  # architect mode: Aider hands the architect's answer to the editor as a turn
         self._explained(ref, None)
         undo = bool(stripped) and stripped.split(None, 1)[0].lower() == "/undo"
         rejected = undo and self.commit is not None
@@ -495,6 +501,7 @@ class History:
             self.explain.extend(told)
         self._explained(ref, text)
         self._emit(ref, "assistant", "text", ts=self.ts, text=text[:_TEXT_CAP])
+        self.answer = " ".join(text[:_TEXT_CAP].split())
         if "<<<<<<<" in text or "@@" in text or "whole" in self.edit_format:
             self.unparsed.append(text)  # read when Aider says what it did with them
             self.unparsed_size += len(text)

@@ -65,9 +65,7 @@ README = "# textkit\n\nSmall text helpers: `slugify`.\n"
 
 def block(path: str, search: str, replace: str, lang: str = "python") -> str:
     """One SEARCH/REPLACE block as aider's diff format wants it."""
-    return (
-        f"{path}\n{FENCE}{lang}\n<<<<<<< SEARCH\n{search}=======\n{replace}>>>>>>> REPLACE\n{FENCE}\n"
-    )
+    return f"{path}\n{FENCE}{lang}\n<<<<<<< SEARCH\n{search}=======\n{replace}>>>>>>> REPLACE\n{FENCE}\n"
 
 
 SIGNATURE = "def slugify(text: str) -> str:\n"
@@ -90,9 +88,9 @@ def truncate(text: str, limit: int) -> str:
     cut = text[: limit - len(ELLIPSIS)].rsplit(" ", 1)[0]
     return cut + ELLIPSIS
 '''
-SLUG_TEST = '''def test_slugify_joins_words():
+SLUG_TEST = """def test_slugify_joins_words():
     assert slugify("Hello, World!") == "hello-world"
-'''
+"""
 
 
 @dataclass
@@ -157,8 +155,7 @@ def sessions() -> list[Session]:
     second = Session(
         args=["textkit/slug.py", "textkit/__init__.py", "tests/test_slug.py"],
         inputs=[
-            "add `truncate(text, limit)` to textkit/slug.py: "
-            "cut at a word boundary and end with an ellipsis",
+            "add `truncate(text, limit)` to textkit/slug.py: cut at a word boundary and end with an ellipsis",
             "add a test for truncate to tests/test_slug.py",
             "/test python -m pytest -q",
             "/test python -m pytest -q",
@@ -200,9 +197,7 @@ def sessions() -> list[Session]:
             Reply(
                 "I ran this command",
                 "The test expects a single ellipsis character `\u2026`, but `ELLIPSIS` is three dots.\n\n"
-                + block(
-                    "textkit/slug.py", 'ELLIPSIS = "..."\n', 'ELLIPSIS = "\u2026"\n'
-                ),
+                + block("textkit/slug.py", 'ELLIPSIS = "..."\n', 'ELLIPSIS = "\u2026"\n'),
             ),
             Reply(
                 "make_slug",
@@ -290,6 +285,70 @@ def sessions() -> list[Session]:
     return [first, second, third, fourth]
 
 
+TITLE_CASE = '''
+
+def title_case(text: str) -> str:
+    """`text` with the first letter of each word upper-cased."""
+    return " ".join(word.capitalize() for word in text.split())
+'''
+PLAN = (
+    "Add a function `title_case(text)` to textkit/slug.py, after `slugify`: split the text on "
+    "whitespace, capitalize each word and join the words with single spaces. Give it a docstring."
+)
+
+
+def architect_sessions() -> list[Session]:
+    """Two more launches over a fresh textkit: architect/editor, then whole files and `/undo`s."""
+    architect = Session(
+        args=[
+            "--edit-format",
+            "architect",
+            "--editor-model",
+            MODEL,
+            "--editor-edit-format",
+            "editor-diff",
+            "textkit/slug.py",
+        ],  # fmt: skip
+        inputs=[
+            "add a `title_case(text)` helper to textkit/slug.py",
+            "/run python -m pytest -q",
+            "/undo",
+        ],
+        replies=[
+            Reply("title_case", PLAN),
+            Reply(
+                "Add a function `title_case(text)`",
+                block(
+                    "textkit/slug.py", "def slugify(text):\n    return text.lower()\n", SLUGIFY + TITLE_CASE
+                ),
+            ),
+            Reply("SearchReplaceNoExactMatch", block("textkit/slug.py", SLUGIFY, SLUGIFY + TITLE_CASE)),
+        ],
+        commits=["feat: add title_case"],
+    )
+    whole = Session(
+        args=["--edit-format", "whole", "textkit/slug.py"],
+        inputs=[
+            "/undo",
+            "add `word_count(text)` to textkit/slug.py",
+            "/run python -m pytest -q",
+        ],
+        replies=[
+            Reply(
+                "word_count", "textkit/slug.py\n" + FENCE + "python\n" + SLUG_PY + WORD_COUNT + FENCE + "\n"
+            )
+        ],
+        commits=["feat: add word_count"],
+    )
+    return [architect, whole]
+
+
+SETS = {
+    "textkit": (sessions, "textkit.aider.chat.history.md", "textkit"),
+    "architect": (architect_sessions, "architect.aider.chat.history.md", None),
+}
+
+
 def make_project(root: Path) -> None:
     (root / "textkit").mkdir(parents=True)
     (root / "tests").mkdir()
@@ -365,7 +424,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--aider", required=True, help="the aider executable of its own venv")
     parser.add_argument("--out", type=Path, default=HERE)
+    parser.add_argument("--set", choices=sorted(SETS), default="textkit", help="which history to make")
     args = parser.parse_args()
+    make_sessions, history, project = SETS[args.set]
     version = subprocess.run([args.aider, "--version"], capture_output=True, text=True, check=True)
     work = Path(tempfile.mkdtemp(prefix="aider-textkit-"))
     try:
@@ -401,7 +462,7 @@ def main() -> int:
             "GIT_COMMITTER_EMAIL": "dev@example.invalid",
         }
         problems: list[str] = []
-        for session in sessions():
+        for session in make_sessions():
             script = ModelScript(list(session.replies), list(session.commits))
             with serve(script) as base:
                 run_session(args.aider, root, env, base, meta, session)
@@ -412,13 +473,14 @@ def main() -> int:
             print("\n".join(problems), file=sys.stderr)
             return 1
         args.out.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(root / ".aider.chat.history.md", args.out / "textkit.aider.chat.history.md")
-        tree = args.out / "textkit"
-        shutil.rmtree(tree, ignore_errors=True)
-        for rel in ("textkit/slug.py", "textkit/__init__.py", "tests/test_slug.py", "README.md"):
-            (tree / rel).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(root / rel, tree / rel)
-        print(f"wrote {args.out / 'textkit.aider.chat.history.md'} with {version.stdout.strip()}")
+        shutil.copyfile(root / ".aider.chat.history.md", args.out / history)
+        if project:
+            tree = args.out / project
+            shutil.rmtree(tree, ignore_errors=True)
+            for rel in ("textkit/slug.py", "textkit/__init__.py", "tests/test_slug.py", "README.md"):
+                (tree / rel).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(root / rel, tree / rel)
+        print(f"wrote {args.out / history} with {version.stdout.strip()}")
         return 0
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -18,6 +18,7 @@ from tests.paths import REPO_ROOT, RESOURCES
 from tests.sessions.adapters import ReadLog
 
 TEXTKIT = RESOURCES / "aider" / "textkit.aider.chat.history.md"
+ARCHITECT = RESOURCES / "aider" / "architect.aider.chat.history.md"
 OLD = RESOURCES / "logs" / "aider" / "old-windows.aider.chat.history.md"
 DAMAGED = RESOURCES / "logs" / "aider" / "aider.chat.history.md"
 PUBLIC = REPO_ROOT.parent / "shared" / "quality" / "aider" / "sessions"
@@ -166,6 +167,38 @@ def test_undo_rejects_the_last_commit(read_log: ReadLog) -> None:
     assert correction.role == "user"
     assert correction.text is not None
     assert correction.text.startswith("no, keep the public name `slugify`")
+
+
+def test_the_architects_answer_handed_to_the_editor_is_not_the_users(read_log: ReadLog) -> None:
+    events, _ = read_log(ARCHITECT)
+    said = [e.text for e in events if e.role == "user" and e.kind == "text"]
+    assert said == [
+        "add a `title_case(text)` helper to textkit/slug.py",
+        "add `word_count(text)` to textkit/slug.py",
+    ]
+    plan = next(e for e in events if e.role == "assistant" and e.kind == "text")
+    assert plan.text is not None
+    assert plan.text.startswith("Add a function `title_case(text)`")
+    edits = [(c, r) for c, r in _calls(events) if c.tool_name in ("edit", "write")]
+    assert [(c.tool_name, r.is_error if r else None, r.error_kind if r else None) for c, r in edits] == [
+        ("edit", True, "harness"),  # the editor's SEARCH block (editor-diff) did not match
+        ("edit", False, None),
+        ("write", False, None),  # the whole edit format of the second launch
+    ]
+    assert "def title_case" in (edits[1][0].tool_args or {})["new_string"]
+
+
+def test_an_undo_aider_refuses_is_a_failed_command_not_a_rejection(read_log: ReadLog) -> None:
+    events, _ = read_log(ARCHITECT)
+    undo = [(c, r) for c, r in _calls(events) if (c.tool_args or {}).get("command") == "/undo"]
+    assert [(r.is_error, r.text) for _, r in undo if r] == [
+        (False, "Removed: 2542728 feat: add title_case\nNow at:  67180e0 textkit: slugify"),
+        (True, "This is the first commit in the repository. Cannot undo."),
+    ]
+    commits = [
+        r for c, r in _calls(events) if (c.tool_args or {}).get("command", "").startswith("git commit")
+    ]
+    assert [r.is_error for r in commits if r] == [False, False]
 
 
 def test_aider_commands_are_calls_of_the_aider_tool(read_log: ReadLog) -> None:

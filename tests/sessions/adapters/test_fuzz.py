@@ -61,7 +61,7 @@ TARGETS: dict[str, tuple[Any, str, list[Path]]] = {
     "aider": (
         aider,
         ".aider.chat.history.md",
-        [*_seeds("aider/*.md"), RESOURCES / "aider" / "textkit.aider.chat.history.md"],
+        [*_seeds("aider/*.md"), *sorted((RESOURCES / "aider").glob("*.aider.chat.history.md"))],
     ),
 }
 
