@@ -61,18 +61,18 @@ class ReplayReport:
     skipped: list[tuple[str, str]] = field(default_factory=list)
 
     def totals(self) -> Totals:
-        return _sum(self.sessions, lambda _agent, _kind: True)
+        return _sum(self.sessions)
 
     def by_agent(self) -> dict[str, Totals]:
         agents = sorted({s.agent for s in self.sessions})
-        return {a: _sum([s for s in self.sessions if s.agent == a], lambda *_: True) for a in agents}
+        return {a: _sum([s for s in self.sessions if s.agent == a]) for a in agents}
 
     def by_kind(self) -> dict[str, Totals]:
         kinds = sorted(
             {f.kind for s in self.sessions for f in s.fires}
             | {m.kind for s in self.sessions for m in s.misses}
         )
-        return {k: _sum(self.sessions, lambda _agent, kind, k=k: kind == k, per_session=False) for k in kinds}
+        return {k: _sum(self.sessions, k) for k in kinds}
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -87,33 +87,36 @@ class ReplayReport:
         }
 
 
-def _sum(sessions: list[Replayed], wanted: Any, *, per_session: bool = True) -> Totals:
+def _sum(sessions: list[Replayed], kind: str = "") -> Totals:
+    """The totals of `sessions`, over the fires and misses of one lesson kind ("": all of them; then
+    every session counts in the sample, else those where the kind fired or missed)."""
     totals = Totals()
     for session in sessions:
         counted = False
-        if per_session:
+        if not kind:
             totals.failures += len(session.failures)
             totals.addressed += sum(1 for f in session.failures if f.addressed_by)
+        saved_tokens, saved_turns = session.saved.get(kind, (0, 0))
+        totals.tokens_saved += saved_tokens
+        totals.turns_saved += saved_turns
         for fire in session.fires:
-            if not wanted(session.agent, fire.kind):
+            if kind and fire.kind != kind:
                 continue
             counted = True
             totals.fires += 1
             totals.tokens_injected += fire.tokens
             if fire.verdict == "hit":
                 totals.hits += 1
-                totals.tokens_saved += fire.saved_tokens
-                totals.turns_saved += fire.saved_turns
             elif fire.verdict == "relevant":
                 totals.relevant += 1
             else:
                 totals.noise += 1
         for miss in session.misses:
-            if wanted(session.agent, miss.kind):
+            if not kind or miss.kind == kind:
                 counted = True
                 totals.misses += 1
                 totals.miss_reasons[miss.reason] += 1
-        totals.sessions += 1 if per_session or counted else 0
+        totals.sessions += 1 if not kind or counted else 0
     return totals
 
 

@@ -47,6 +47,7 @@ class Fire:
     hit_mark: str | None = None
     saved_tokens: int = 0
     saved_turns: int = 0
+    saved_span: tuple[int, int] | None = None  # the events from the failure hit to its fix
 
 
 @dataclass
@@ -80,6 +81,9 @@ class Replayed:
     fires: list[Fire] = field(default_factory=list)
     misses: list[Miss] = field(default_factory=list)
     learned: list[str] = field(default_factory=list)
+    # Tokens and turns the hits would have saved, all of them ("") and per lesson kind: each event
+    # counted once, however many hits' spans cover it (a rule and a loop notice about one failure).
+    saved: dict[str, tuple[int, int]] = field(default_factory=dict)
 
     def relocate(self, show: Callable[[str], str]) -> None:
         """Log locations as `show` writes them (the report's are repository-relative)."""
@@ -139,6 +143,10 @@ def replay_session(
         for f in failures
     ]
     _judge(out, events, failures, calls)
+    hits = [f for f in out.fires if f.saved_span is not None]
+    for kind in sorted({""} | {f.kind for f in hits}):
+        spans = [f.saved_span for f in hits if f.saved_span is not None and kind in ("", f.kind)]
+        out.saved[kind] = _spent_over(events, spans)
     _misses(out, recaller, known, failures, now)
     return out
 
@@ -221,7 +229,8 @@ def _judge(out: Replayed, events: Sequence[Event], failures: list[_Failure], cal
         if later is not None:
             fire.verdict, fire.hit_ref = "hit", later.ref
             fire.hit_mark = sorted(later.marks & fire.failures)[0]
-            fire.saved_tokens, fire.saved_turns = _spent(events, later, calls)
+            fire.saved_span = span = (later.at, _fixed(events, later, calls))
+            fire.saved_tokens, fire.saved_turns = _spent(events[span[0] : span[1]])
             continue
         touched = (
             any(e.kind == "tool_call" and marks.subject(e) in fire.subjects for e in events[fire.at + 1 :])
@@ -231,19 +240,37 @@ def _judge(out: Replayed, events: Sequence[Event], failures: list[_Failure], cal
         fire.verdict = "relevant" if touched else "noise"
 
 
-def _spent(events: Sequence[Event], failure: _Failure, calls: dict[str, Event]) -> tuple[int, int]:
-    """Tokens and model turns from a failure to its fix (the same call succeeding), or the session's end:
-    what the session spent on it, so what the lesson, heeded, would have saved."""
+def _fixed(events: Sequence[Event], failure: _Failure, calls: dict[str, Event]) -> int:
+    """Where the failure's span ends: after its fix (the same call succeeding), or at the session's
+    end. What the session spent over it is what the lesson, heeded, would have saved."""
     subject = marks.subject(failure.call) if failure.call is not None else None
-    end = len(events)
     for at in range(failure.at + 1, len(events)):
         event = events[at]
         if event.kind == "tool_result" and event.is_error is False and subject is not None:
             call = calls.get(event.call_id or "")
             if call is not None and marks.subject(call) == subject:
-                end = at + 1
-                break
-    span = events[failure.at : end]
+                return at + 1
+    return len(events)
+
+
+def _spent_over(events: Sequence[Event], spans: Sequence[tuple[int, int]]) -> tuple[int, int]:
+    """Tokens and turns over the union of `spans`: overlapping spans merged, so nothing counts twice."""
+    tokens = turns = 0
+    merged: list[list[int]] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
+    for start, end in merged:
+        spent = _spent(events[start:end])
+        tokens, turns = tokens + spent[0], turns + spent[1]
+    return tokens, turns
+
+
+def _spent(span: Sequence[Event]) -> tuple[int, int]:
+    """Tokens and model turns of some events: the model's own usage reports when the log has them,
+    else the text of the answers and tool output (at least one turn)."""
     usage = [e.tokens.total for e in span if e.kind == "usage" and e.tokens is not None]
     if usage:
         return sum(usage), len(usage)

@@ -172,3 +172,30 @@ def test_stats_adds_the_replay_totals(
     assert isinstance(doc, dict)
     assert doc["replay"]["totals"] == _run(repo, tmp_path)["totals"]
     assert "replay of 3 sessions" in cli_invoke("stats", "--replay", "--repo", repo).stdout
+
+
+def test_savings_of_hits_over_the_same_failures_count_once(tmp_path: Path) -> None:
+    # The genuine textkit history: in its fourth launch the SEARCH-block rule and two loop notices
+    # hit failures of the same edit, whose spans (failure to fix) nest; the session spent its tokens
+    # on that edit once.
+    root = tmp_path / "textkit"
+    shutil.copytree(RESOURCES / "aider" / "textkit", root)
+    shutil.copyfile(RESOURCES / "aider" / "textkit.aider.chat.history.md", root / ".aider.chat.history.md")
+    git(root, "init", "-q")
+    report = _run(root, tmp_path)
+    spent = []
+    for session in report["sessions"]:
+        hits = [f["hit"] for f in session["fires"] if f["verdict"] == "hit"]
+        spent.append(max((h["tokens"] for h in hits), default=0))
+        if len(hits) > 1:
+            assert sum(h["tokens"] for h in hits) > spent[-1]  # per fire, the same tokens again
+    assert sum(spent) > 0
+    assert report["totals"]["tokens_saved"] == sum(spent)
+    loops = [
+        f["hit"]["tokens"]
+        for s in report["sessions"]
+        for f in s["fires"]
+        if f["kind"] == "loop" and "hit" in f
+    ]
+    assert len(loops) == 2
+    assert report["by_kind"]["loop"]["tokens_saved"] == max(loops)
