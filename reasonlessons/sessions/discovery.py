@@ -273,8 +273,9 @@ def _codex_cwd(path: Path) -> str | None:
 
 def aider_histories(repo_root: Path, *, env: Mapping[str, str], home: Path) -> list[Path]:
     """Where Aider writes this repository's chat history, existing or not (docs/log-formats.md#aider-files):
-    `.aider.chat.history.md` at the root, and the files `AIDER_CHAT_HISTORY_FILE` (the environment or
-    the root's `.env`) and `chat-history-file:` (`.aider.conf.yml` at home or at the root) name.
+    `.aider.chat.history.md` (or `aider.chat.history.md`) at the root, and the files
+    `AIDER_CHAT_HISTORY_FILE` (the environment or the root's `.env`) and `chat-history-file:`
+    (`.aider.conf.yml` at home or at the root) name.
     Relative paths are relative to the root, where Aider is started."""
     return list(_aider_named(repo_root, env=env, home=home))
 
@@ -287,7 +288,8 @@ def _aider_named(repo_root: Path, *, env: Mapping[str, str], home: Path) -> dict
     for conf, rule in ((home, "~/.aider.conf.yml"), (root, ".aider.conf.yml")):
         values = _config_values(conf / ".aider.conf.yml", _AIDER_CONF)
         named += [(v, f"{rule} chat-history-file") for v in values]
-    found = {root / AIDER_HISTORY: AIDER_HISTORY}
+    # The default name, and the same without its dot (how some keep it visible or commit it).
+    found = {root / AIDER_HISTORY: AIDER_HISTORY, root / AIDER_HISTORY[1:]: AIDER_HISTORY[1:]}
     for value, rule in named:
         if not value:
             continue

@@ -246,6 +246,7 @@ def test_aider_history_at_the_root_and_where_the_configuration_puts_it(repo: Pat
     env = {"AIDER_CHAT_HISTORY_FILE": str(repo / "from-env.md")}
     assert aider_histories(repo, env=env, home=home) == [
         repo / ".aider.chat.history.md",
+        repo / "aider.chat.history.md",
         repo / "from-env.md",
         repo / "missing.md",
         home / "aider" / "all.md",
@@ -267,5 +268,16 @@ def test_aider_history_at_the_root_and_where_the_configuration_puts_it(repo: Pat
 
 def test_no_aider_history_no_aider_session(repo: Path, home: Path) -> None:
     (repo / ".aider.conf.yml").write_bytes(b"\xff\xfe not yaml at all")
-    assert aider_histories(repo, env={}, home=home) == [repo / ".aider.chat.history.md"]
+    assert aider_histories(repo, env={}, home=home) == [
+        repo / ".aider.chat.history.md",
+        repo / "aider.chat.history.md",
+    ]
     assert discover(repo, env={}, home=home) == []
+
+
+def test_a_history_named_without_the_leading_dot(repo: Path, home: Path) -> None:
+    (repo / "aider.chat.history.md").write_text("\n# aider chat started at 2025-01-01 10:00:00\n")
+    refs = discover(repo, env={}, home=home)
+    assert [(r.agent, r.path) for r in refs] == [("aider", repo / "aider.chat.history.md")]
+    (rule,) = [found["rule"] for found in sources(repo, env={}, home=home)]
+    assert rule == "aider.chat.history.md"
