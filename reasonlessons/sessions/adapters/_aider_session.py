@@ -4,12 +4,13 @@ The rules, as docs/log-formats.md#aider states them: a `/run`, `/test`, `/git` o
 `Running <command>` line (a command the model proposed), is a shell call; other `/` commands are
 calls of the `aider` tool; `Applied edit to <file>` turns the blocks the model proposed for that
 file into `edit`/`write` calls; `Commit <sha> <message>` is a `git commit`, rejected when the user's
-next message is `/undo`; a refused edit (SearchReplaceNoExactMatch, UnifiedDiffNoMatch, ...) is a
-failed `edit` call of its file; a lint report is a failed lint call, and the next edit of its file a
-passing one. Aider writes no exit codes and, since about v0.50, no command output: a command failed
-when Aider said so (`Added N lines of output` after `/test` only happens on a non-zero exit), when
-the output it logged reads like an error, or when the user answered with an error or with Aider's
-"What's wrong? Fix"; the model's answer that follows is then the failure's text.
+next message (after commands that leave it as it is: `/diff`, `/run`, ...) is `/undo`; a refused
+edit (SearchReplaceNoExactMatch, UnifiedDiffNoMatch, ...) is a failed `edit` call of its file; a
+lint report is a failed lint call, and the next edit of its file a passing one. Aider writes no exit
+codes and, since about v0.50, no command output: a command failed when Aider said so (`Added N lines
+of output` after `/test` only happens on a non-zero exit), when the output it logged reads like an
+error, or when the user answered with an error or with Aider's "What's wrong? Fix"; the model's
+answer that follows is then the failure's text.
 """
 
 from __future__ import annotations
@@ -98,6 +99,11 @@ _COMMANDS = (
     "/test", "/think-tokens", "/tokens", "/undo", "/voice", "/weak-model", "/web",
 )  # fmt: skip
 _ASKING = frozenset({"/ask", "/code", "/architect", "/context", "/help"})
+# Commands that leave Aider's last commit as it is: an `/undo` after them still rejects it (a user
+# looks at `/diff` or runs the tests, then undoes). Any other message settles the commit as kept.
+_LEAVE_COMMIT = frozenset(
+    {"/diff", "/run", "/test", "/ls", "/tokens", "/add", "/drop", "/read-only", "/map", "/settings"}
+)
 _UNDONE = "The user undid this commit (/undo)."
 _TEXT_CAP = 64 * 1024
 _OUTPUT_CAP = 16 * 1024
@@ -275,7 +281,7 @@ class History:
         self._explained(ref, None)
         undo = bool(stripped) and stripped.split(None, 1)[0].lower() == "/undo"
         rejected = undo and self.commit is not None
-        if self.commit is not None:
+        if self.commit is not None and (undo or not _leaves_commit(stripped)):
             self.commit.error_kind = "permission"
             self._result(self.commit, ref, failed=undo, text=_UNDONE if undo else "")
             self.commit = None
@@ -616,6 +622,18 @@ class History:
             self.out.cwd = absolute[: -len(tail) - 1] or sep
             return True
         return False
+
+
+def _leaves_commit(text: str) -> bool:
+    """Whether a user's message is a command that leaves the last commit as it is (_LEAVE_COMMIT)."""
+    if "\n" in text or not text.startswith(("/", "!")):
+        return False
+    if text.startswith("!"):
+        word, rest = "/run", text[1:].strip()
+    else:
+        parts = text.split(None, 1)
+        word, rest = _resolve(parts[0].lower()), (parts[1].strip() if len(parts) > 1 else "")
+    return word in _LEAVE_COMMIT and not (word in ("/run", "/test") and rest.startswith("git "))
 
 
 def _resolve(word: str) -> str:

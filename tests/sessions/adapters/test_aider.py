@@ -188,17 +188,28 @@ def test_the_architects_answer_handed_to_the_editor_is_not_the_users(read_log: R
     assert "def title_case" in (edits[1][0].tool_args or {})["new_string"]
 
 
+def test_undo_after_running_the_tests_still_rejects_the_commit(read_log: ReadLog) -> None:
+    events, _ = read_log(ARCHITECT)
+    commits = [
+        (c, r) for c, r in _calls(events) if (c.tool_args or {}).get("command", "").startswith("git commit")
+    ]
+    assert [(c.tool_args, r.is_error if r else None) for c, r in commits] == [
+        ({"command": "git commit -m 'feat: add title_case'"}, True),  # `/run` the tests, then `/undo`
+        ({"command": "git commit -m 'feat: add word_count'"}, False),
+    ]
+    rejected = commits[0][1]
+    assert rejected is not None
+    assert rejected.error_kind == "permission"
+    run = next(c for c, _ in _calls(events) if (c.tool_args or {}).get("command") == "python -m pytest -q")
+    assert events.index(run) < events.index(rejected)
+
+
 def test_an_undo_aider_refuses_is_a_failed_command_not_a_rejection(read_log: ReadLog) -> None:
     events, _ = read_log(ARCHITECT)
     undo = [(c, r) for c, r in _calls(events) if (c.tool_args or {}).get("command") == "/undo"]
-    assert [(r.is_error, r.text) for _, r in undo if r] == [
-        (False, "Removed: 2542728 feat: add title_case\nNow at:  67180e0 textkit: slugify"),
-        (True, "This is the first commit in the repository. Cannot undo."),
-    ]
-    commits = [
-        r for c, r in _calls(events) if (c.tool_args or {}).get("command", "").startswith("git commit")
-    ]
-    assert [r.is_error for r in commits if r] == [False, False]
+    assert [(r.is_error, r.error_kind, r.text) for _, r in undo if r] == [
+        (True, "harness", "This is the first commit in the repository. Cannot undo."),
+    ]  # the second launch has nothing of its own to undo; the first launch's `/undo` rejected its commit
 
 
 def test_aider_commands_are_calls_of_the_aider_tool(read_log: ReadLog) -> None:
