@@ -9,6 +9,7 @@ import typer
 
 from reasonlessons import interop, learning, replay
 from reasonlessons.cli.app import JsonOption, RepoOption, app, open_project, print_json, say, table, warn
+from reasonlessons.cli.fast.helps import typer_help
 from reasonlessons.constants import SCOPE_GLOBAL, SCOPE_PROJECT
 
 if TYPE_CHECKING:
@@ -20,7 +21,7 @@ FORMAT_HELP = (
 )
 
 
-@app.command("import")
+@app.command("import", **typer_help("import"))
 def import_(
     fmt: Annotated[str, typer.Argument(metavar="FORMAT", help=FORMAT_HELP, show_default=False)],
     path: Annotated[Path, typer.Argument(help="The file or folder to read.", show_default=False)],
@@ -57,7 +58,7 @@ def show_report(report: Report, *, verb: str) -> None:
     )
 
 
-@app.command()
+@app.command("stats", **typer_help("stats"))
 def stats(
     json: JsonOption = False,
     with_replay: Annotated[
@@ -69,7 +70,7 @@ def stats(
     repo: RepoOption = None,
 ) -> None:
     """Per lesson: hits, injected tokens, successes and failures; and tokens per session cold vs warm."""
-    project = open_project(repo)
+    project = open_project(repo, require_repo=True)
     result = learning.stats.compute(project)
     replayed = replay.api.replay(project.loc.root) if with_replay else None
     if json:
@@ -114,16 +115,28 @@ def stats(
         say(f"replay of {totals.sessions} sessions: {fires}, {hits}; {rest}")
 
 
-@app.command()
+@app.command("revive", **typer_help("revive"))
 def revive(
     name: Annotated[str, typer.Argument(help="The deactivated lesson.", show_default=False)],
     from_global: Annotated[bool, typer.Option("--global", help="The lesson is in the global scope.")] = False,
+    json: JsonOption = False,
     repo: RepoOption = None,
 ) -> None:
     """Bring back a lesson the learning loop deactivated after it kept failing (its counts are kept)."""
-    record = learning.loop.revive(
-        open_project(repo), name, scope=SCOPE_GLOBAL if from_global else SCOPE_PROJECT
-    )
+    scope = SCOPE_GLOBAL if from_global else SCOPE_PROJECT
+    record = learning.loop.revive(open_project(repo), name, scope=scope)
+    if json:
+        success, failure = (record.success, record.failure) if record is not None else (None, None)
+        print_json(
+            {
+                "name": name,
+                "scope": scope,
+                "revived": record is not None,
+                "success": success,
+                "failure": failure,
+            }
+        )
+        return
     if record is None:
         say(f"{name} is not deactivated; nothing to do")
         return

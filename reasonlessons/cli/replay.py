@@ -13,13 +13,14 @@ import typer
 
 from reasonlessons import replay as replaying
 from reasonlessons.cli.app import JsonOption, RepoOption, app, open_project, print_json, say, table, warn
+from reasonlessons.cli.fast.helps import typer_help
 from reasonlessons.errors import UsageError
 
 if TYPE_CHECKING:
     from reasonlessons.replay.report import ReplayReport, Totals
 
 
-@app.command()
+@app.command("replay", **typer_help("replay"))
 def replay(
     logs: Annotated[
         list[Path] | None,
@@ -39,7 +40,7 @@ def replay(
     repo: RepoOption = None,
 ) -> None:
     """Replay every session oldest first and report what lessons learned before it would have caught."""
-    project = open_project(repo)
+    project = open_project(repo, require_repo=True)
     with progress_bar() as progress:
         report = replaying.api.replay(
             project.loc.root, logs or None, agent=agent, since=_date(since), progress=progress
