@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from reasonlessons import interop, learning
+from reasonlessons import interop, learning, replay
 from reasonlessons.cli.app import JsonOption, RepoOption, app, open_project, print_json, say, table, warn
 from reasonlessons.cli.fast.helps import typer_help
 from reasonlessons.constants import SCOPE_GLOBAL, SCOPE_PROJECT
@@ -59,11 +59,26 @@ def show_report(report: Report, *, verb: str) -> None:
 
 
 @app.command("stats", **typer_help("stats"))
-def stats(json: JsonOption = False, repo: RepoOption = None) -> None:
+def stats(
+    json: JsonOption = False,
+    with_replay: Annotated[
+        bool,
+        typer.Option(
+            "--replay", help="Also replay this repository's sessions and add the totals (docs/replay.md)."
+        ),
+    ] = False,
+    repo: RepoOption = None,
+) -> None:
     """Per lesson: hits, injected tokens, successes and failures; and tokens per session cold vs warm."""
-    result = learning.stats.compute(open_project(repo, require_repo=True))
+    project = open_project(repo, require_repo=True)
+    result = learning.stats.compute(project)
+    replayed = replay.api.replay(project.loc.root) if with_replay else None
     if json:
-        print_json(result.to_json())
+        doc = result.to_json()
+        if replayed is not None:
+            full = replayed.to_json()
+            doc["replay"] = {key: full[key] for key in ("totals", "by_agent", "by_kind")}
+        print_json(doc)
         return
 
     def median(sample: Sample) -> str:
@@ -91,6 +106,13 @@ def stats(json: JsonOption = False, repo: RepoOption = None) -> None:
         say("no promoted lessons yet")
     say(f"sessions captured: {result.sessions} ({result.with_usage} with usage records)")
     say(f"all lessons: {learning.stats.verdict(result.cold, result.warm)}")
+    if replayed is not None:
+        totals = replayed.totals()
+        rate = f"{totals.hit_rate:.0%}" if totals.hit_rate is not None else "-"
+        fires = f"{totals.fires} fires ({totals.tokens_injected:,} tokens)"
+        hits = f"{totals.hits} hits (rate {rate}), ~{totals.tokens_saved:,} tokens saved"
+        rest = f"{totals.noise} noise, {totals.misses} misses"
+        say(f"replay of {totals.sessions} sessions: {fires}, {hits}; {rest}")
 
 
 @app.command("revive", **typer_help("revive"))
