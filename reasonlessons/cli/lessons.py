@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from reasonlessons import fingerprint, learning, store
+from reasonlessons import curation, learning, store
 from reasonlessons.cli.app import (
     JsonOption,
     RepoOption,
@@ -172,28 +172,16 @@ def rm(
 
 @app.command()
 def validate(json: JsonOption = False, repo: RepoOption = None) -> None:
-    """Check schema, names, fingerprint entries and duplicates in every scope; exit 1 on errors."""
-    problems = store.validate.validate(open_project(repo).store, check_entry=fingerprint.check_entry)
+    """Check schema, names, fingerprint entries, triggers, duplicates and supersession in every
+    scope; every finding has a stable code (docs/commands.md#validate); exit 1 on errors."""
+    problems = curation.lint.validate_project(open_project(repo))
     errors = [p for p in problems if p.severity == store.validate.ERROR]
     if json:
-        print_json(
-            {
-                "ok": not errors,
-                "problems": [
-                    {
-                        "severity": p.severity,
-                        "path": str(p.path),
-                        "name": p.name,
-                        "scope": p.scope,
-                        "message": p.message,
-                    }
-                    for p in problems
-                ],
-            }
-        )
+        print_json({"ok": not errors, "problems": [p.to_json() for p in problems]})
     else:
         for p in problems:
-            typer.echo(f"{p.severity}: {p.path}: {p.message}", err=True)
+            where = f" {p.field}" if p.field else ""
+            typer.echo(f"{p.severity} {p.code}: {p.path}{where}: {p.message}", err=True)
         say(f"{len(errors)} error(s), {len(problems) - len(errors)} warning(s)")
     if errors:
         raise typer.Exit(EXIT_ERROR)

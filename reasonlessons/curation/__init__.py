@@ -1,0 +1,24 @@
+"""Curation: keeping a library of lessons small and true (docs/commands.md#validate).
+
+Takes every lesson of a project and the repository; gives lint findings with stable codes, and the
+operations that act on them: search, prune, deprecate, merge, untrigger, edit.
+
+    lint.py     the lint rules `validate` runs: triggers, reachability, near-duplicates, fingerprints
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+# Loaded on first use: the command line imports this package, and `--help` should not load them.
+__all__ = ["lint"]
+
+if TYPE_CHECKING:
+    from reasonlessons.curation import lint
+
+
+def __getattr__(name: str) -> Any:
+    if name not in __all__:
+        raise AttributeError(f"module 'reasonlessons.curation' has no attribute {name!r}")
+    return importlib.import_module(f"reasonlessons.curation.{name}")
