@@ -4,6 +4,7 @@ Takes every lesson of a project and the repository; gives lint findings with sta
 operations that act on them: search, prune, deprecate, merge, untrigger, edit.
 
     lint.py     the lint rules `validate` runs: triggers, reachability, near-duplicates, fingerprints
+    prune.py    archive expired, deactivated, long-stale, dead, duplicate and never-recalled lessons
 """
 
 from __future__ import annotations
@@ -12,10 +13,10 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 # Loaded on first use: the command line imports this package, and `--help` should not load them.
-__all__ = ["lint"]
+__all__ = ["lint", "prune"]
 
 if TYPE_CHECKING:
-    from reasonlessons.curation import lint
+    from reasonlessons.curation import lint, prune
 
 
 def __getattr__(name: str) -> Any:
