@@ -6,8 +6,18 @@ from typing import Annotated
 
 import typer
 
-from reasonlessons import curation
-from reasonlessons.cli.app import JsonOption, RepoOption, app, open_project, parse_duration, print_json, say
+from reasonlessons import curation, store
+from reasonlessons.cli.app import (
+    JsonOption,
+    RepoOption,
+    app,
+    open_project,
+    parse_duration,
+    print_json,
+    say,
+    table,
+)
+from reasonlessons.errors import UsageError
 
 
 @app.command()
@@ -43,3 +53,85 @@ def prune(
     for note in report.notes:
         say(f"note: {note}")
     say(f"{len(report.pruned)} {verb}, {report.kept} kept")
+
+
+@app.command()
+def search(
+    query: Annotated[str, typer.Argument(help="Words to find (all of them, any case).", show_default=False)],
+    scope: Annotated[str, typer.Option("--scope", help="project, global, candidates or all.")] = "all",
+    json: JsonOption = False,
+    repo: RepoOption = None,
+) -> None:
+    """Find lessons whose name, description, body, triggers or tags hold every word of QUERY."""
+    if scope not in store.project.SCOPE_CHOICES:
+        raise UsageError(f"--scope {scope!r}: use project, global, candidates or all")
+    hits = curation.search.search(open_project(repo), query, scope=scope)
+    if json:
+        print_json([h.to_json() for h in hits])
+        return
+    if not hits:
+        say(f"no lesson matches {query!r}")
+        return
+    table(
+        ["NAME", "SCOPE", "STATUS", "FOUND IN", "DESCRIPTION"],
+        [[h.name, h.scope, h.status, ",".join(h.fields), h.description] for h in hits],
+    )
+
+
+@app.command()
+def deprecate(
+    name: Annotated[str, typer.Argument(help="The lesson to retire.", show_default=False)],
+    by: Annotated[
+        str | None, typer.Option("--by", help="The lesson that replaces it (lists it in supersedes).")
+    ] = None,
+    repo: RepoOption = None,
+) -> None:
+    """Mark a lesson deprecated so recall stops returning it; --by names its replacement."""
+    lesson, other = curation.edits.deprecate(open_project(repo), name, by=by)
+    say(f"deprecated {lesson.name} ({lesson.path})" + (f"; {other.name} supersedes it" if other else ""))
+
+
+@app.command()
+def merge(
+    a: Annotated[
+        str, typer.Argument(help="First lesson (its description and scope are kept).", show_default=False)
+    ],
+    b: Annotated[str, typer.Argument(help="Second lesson.", show_default=False)],
+    into: Annotated[str, typer.Option("--into", help="Name of the merged lesson (new, or A or B).")],
+    description: Annotated[
+        str | None, typer.Option("--description", "-d", help="A new description (default: A's).")
+    ] = None,
+    json: JsonOption = False,
+    repo: RepoOption = None,
+) -> None:
+    """Combine two lessons into one: bodies, triggers, fingerprints, evidence and counts joined; the
+    old names go into its supersedes."""
+    merged = curation.edits.merge(open_project(repo), a, b, into=into, description=description)
+    if json:
+        print_json(
+            {
+                "name": merged.lesson.name,
+                "path": str(merged.lesson.path),
+                "supersedes": merged.superseded,
+                "evidence": merged.evidence,
+                "counts": merged.counts,
+            }
+        )
+        return
+    say(f"merged {a} and {b} into {merged.lesson.name} ({merged.lesson.path})")
+    if merged.superseded:
+        say(f"  {', '.join(merged.superseded)} now superseded by {merged.lesson.name}")
+
+
+@app.command()
+def untrigger(
+    name: Annotated[str, typer.Argument(help="The lesson.", show_default=False)],
+    trigger: Annotated[
+        str, typer.Argument(help="The glob, command pattern or keyword to remove.", show_default=False)
+    ],
+    kind: Annotated[str | None, typer.Option("--kind", help="Only from files, commands or keywords.")] = None,
+    repo: RepoOption = None,
+) -> None:
+    """Remove one trigger from a lesson (a dead glob, a too-broad keyword)."""
+    kinds = curation.edits.untrigger(open_project(repo), name, trigger, kind=kind)
+    say(f"removed {trigger!r} from {name} ({', '.join(kinds)})")

@@ -5,6 +5,8 @@ operations that act on them: search, prune, deprecate, merge, untrigger, edit.
 
     lint.py     the lint rules `validate` runs: triggers, reachability, near-duplicates, fingerprints
     prune.py    archive expired, deactivated, long-stale, dead, duplicate and never-recalled lessons
+    search.py   lessons whose name, description, body, triggers or tags hold a query's words
+    edits.py    deprecate, merge (counts and evidence kept), untrigger
 """
 
 from __future__ import annotations
@@ -13,10 +15,10 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 # Loaded on first use: the command line imports this package, and `--help` should not load them.
-__all__ = ["lint", "prune"]
+__all__ = ["edits", "lint", "prune", "search"]
 
 if TYPE_CHECKING:
-    from reasonlessons.curation import lint, prune
+    from reasonlessons.curation import edits, lint, prune, search
 
 
 def __getattr__(name: str) -> Any:
