@@ -45,19 +45,25 @@ def _agent_matches(found: str, wanted: str) -> bool:
 
 
 def explicit(
-    paths: Iterable[Path], chosen: Adapter | None, skip: Callable[[str, str], None]
+    paths: Iterable[Path],
+    chosen: Adapter | None,
+    skip: Callable[[str, str], None],
+    fail: Callable[[str, str], None] | None = None,
 ) -> list[tuple[SessionRef, Adapter]]:
-    """Logs named on the command line; a folder stands for the logs under it. `skip(what, why)` the
-    rest."""
+    """Logs named on the command line; a folder stands for the logs under it. `fail(what, why)` a
+    path that does not exist, `skip(what, why)` what is not a log."""
     found: list[tuple[SessionRef, Adapter]] = []
     for given in paths:
         path = Path(os.path.abspath(given))
         if not path.exists():
-            skip(str(given), "no such file or directory")
+            (fail or skip)(str(given), "no such file or directory")
+            continue
+        if not os.access(path, os.R_OK | (os.X_OK if path.is_dir() else 0)):
+            (fail or skip)(str(given), "permission denied: make it readable")
             continue
         adapter = chosen or capture.adapters.detect(path)
         if path.is_dir() and (adapter is None or not adapter.sniff(b"", path)):
-            found.extend(explicit(_walk(path), chosen, skip))
+            found.extend(explicit(_walk(path), chosen, skip, fail))
         elif adapter is None:
             skip(str(given), _why_skipped(path))
         else:

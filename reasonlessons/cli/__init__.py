@@ -14,6 +14,7 @@ module registers its commands on the app of app.py:
     integrations.py  hook (built from fast/hook.py's option table), install, uninstall, export, mcp
     interop.py       import, stats, revive
     tables.py        a Typer command generated from a fast path's option table
+    triggers.py      the trigger options (--file-trigger, ...) of commands that write lessons
     fast/            the per-turn paths, without Typer: recall, capture, stale, hook
 """
 
@@ -43,9 +44,11 @@ def entry() -> None:
 
 def run(argv: list[str] | None = None) -> int:
     """Run one command line and return its exit code."""
+    from reasonlessons.cli.fast import terminal
     from reasonlessons.errors import run_mapped
 
     app = build_app()
+    terminal.reset()  # `--no-color` holds for one command line
 
     def invoke() -> int:
         try:

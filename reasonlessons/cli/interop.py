@@ -9,6 +9,7 @@ import typer
 
 from reasonlessons import interop, learning
 from reasonlessons.cli.app import JsonOption, RepoOption, app, open_project, print_json, say, table, warn
+from reasonlessons.cli.fast.helps import typer_help
 from reasonlessons.constants import SCOPE_GLOBAL, SCOPE_PROJECT
 
 if TYPE_CHECKING:
@@ -20,7 +21,7 @@ FORMAT_HELP = (
 )
 
 
-@app.command("import")
+@app.command("import", **typer_help("import"))
 def import_(
     fmt: Annotated[str, typer.Argument(metavar="FORMAT", help=FORMAT_HELP, show_default=False)],
     path: Annotated[Path, typer.Argument(help="The file or folder to read.", show_default=False)],
@@ -57,10 +58,10 @@ def show_report(report: Report, *, verb: str) -> None:
     )
 
 
-@app.command()
+@app.command("stats", **typer_help("stats"))
 def stats(json: JsonOption = False, repo: RepoOption = None) -> None:
     """Per lesson: hits, injected tokens, successes and failures; and tokens per session cold vs warm."""
-    result = learning.stats.compute(open_project(repo))
+    result = learning.stats.compute(open_project(repo, require_repo=True))
     if json:
         print_json(result.to_json())
         return
@@ -92,16 +93,28 @@ def stats(json: JsonOption = False, repo: RepoOption = None) -> None:
     say(f"all lessons: {learning.stats.verdict(result.cold, result.warm)}")
 
 
-@app.command()
+@app.command("revive", **typer_help("revive"))
 def revive(
     name: Annotated[str, typer.Argument(help="The deactivated lesson.", show_default=False)],
     from_global: Annotated[bool, typer.Option("--global", help="The lesson is in the global scope.")] = False,
+    json: JsonOption = False,
     repo: RepoOption = None,
 ) -> None:
     """Bring back a lesson the learning loop deactivated after it kept failing (its counts are kept)."""
-    record = learning.loop.revive(
-        open_project(repo), name, scope=SCOPE_GLOBAL if from_global else SCOPE_PROJECT
-    )
+    scope = SCOPE_GLOBAL if from_global else SCOPE_PROJECT
+    record = learning.loop.revive(open_project(repo), name, scope=scope)
+    if json:
+        success, failure = (record.success, record.failure) if record is not None else (None, None)
+        print_json(
+            {
+                "name": name,
+                "scope": scope,
+                "revived": record is not None,
+                "success": success,
+                "failure": failure,
+            }
+        )
+        return
     if record is None:
         say(f"{name} is not deactivated; nothing to do")
         return

@@ -327,19 +327,22 @@ def test_events_out_of_order_and_files_that_are_no_logs(
     reasons = {Path(i.name).name: i.reason for i in report.skipped}
     assert reasons["not-a-log.png"].startswith("not a session log of a known agent")
     assert reasons["notes.md"].startswith("not a session log")
-    assert reasons["missing.jsonl"] == "no such file or directory"
+    # A named path that does not exist is an error, not a skip (the CLI exits 1 naming it).
+    assert [(Path(i.name).name, i.reason) for i in report.errors] == [
+        ("missing.jsonl", "no such file or directory")
+    ]
     _all_candidates_whole(repo)
 
 
-def test_an_explicit_agent_that_does_not_fit_skips_the_log(
+def test_an_explicit_agent_that_does_not_fit_is_an_error_for_that_log(
     make_repo: Callable[[str], Path], tmp_path: Path
 ) -> None:
     repo = make_repo("capture-node")
     log = _copy_v1("vitest-not-found", tmp_path / "logs")
     report = _run(repo, log, agent="codex")
     assert report.written == []
-    assert report.skipped
-    assert "cannot read" in report.skipped[0].reason
+    assert report.errors  # named, and unreadable as the agent it was named as
+    assert "cannot read" in report.errors[0].reason
     with pytest.raises(UsageError):
         _run(repo, log, agent="no-such-agent")
     assert [i.name for i in _run(repo, log, agent="reasonix-v1").written] == ["npm-test-vitest-not-found"]
