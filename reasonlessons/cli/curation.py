@@ -1,4 +1,4 @@
-"""Commands that keep a library small and true: prune, search, deprecate, merge, untrigger."""
+"""Commands that keep a library small and true: prune, search, deprecate, merge, untrigger, edit."""
 
 from __future__ import annotations
 
@@ -6,21 +6,34 @@ from typing import Annotated
 
 import typer
 
+import reasonlessons.fingerprint
 from reasonlessons import curation, store
 from reasonlessons.cli.app import (
     JsonOption,
     RepoOption,
     app,
+    lesson_ref,
     open_project,
     parse_duration,
     print_json,
     say,
     table,
 )
+from reasonlessons.cli.fast.helps import typer_help
+from reasonlessons.cli.triggers import (
+    Agents,
+    CommandTriggers,
+    Expires,
+    FileTriggers,
+    KeywordTriggers,
+    Supersedes,
+    TaskTypes,
+    triggers_from,
+)
 from reasonlessons.errors import UsageError
 
 
-@app.command()
+@app.command("prune", **typer_help("prune"))
 def prune(
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="Show what would be archived and why; change nothing.")
@@ -55,7 +68,7 @@ def prune(
     say(f"{len(report.pruned)} {verb}, {report.kept} kept")
 
 
-@app.command()
+@app.command("search", **typer_help("search"))
 def search(
     query: Annotated[str, typer.Argument(help="Words to find (all of them, any case).", show_default=False)],
     scope: Annotated[str, typer.Option("--scope", help="project, global, candidates or all.")] = "all",
@@ -78,20 +91,24 @@ def search(
     )
 
 
-@app.command()
+@app.command("deprecate", **typer_help("deprecate"))
 def deprecate(
     name: Annotated[str, typer.Argument(help="The lesson to retire.", show_default=False)],
     by: Annotated[
         str | None, typer.Option("--by", help="The lesson that replaces it (lists it in supersedes).")
     ] = None,
+    json: JsonOption = False,
     repo: RepoOption = None,
 ) -> None:
     """Mark a lesson deprecated so recall stops returning it; --by names its replacement."""
     lesson, other = curation.edits.deprecate(open_project(repo), name, by=by)
+    if json:
+        print_json({**lesson_ref(lesson), "by": lesson_ref(other) if other else None})
+        return
     say(f"deprecated {lesson.name} ({lesson.path})" + (f"; {other.name} supersedes it" if other else ""))
 
 
-@app.command()
+@app.command("merge", **typer_help("merge"))
 def merge(
     a: Annotated[
         str, typer.Argument(help="First lesson (its description and scope are kept).", show_default=False)
@@ -123,15 +140,73 @@ def merge(
         say(f"  {', '.join(merged.superseded)} now superseded by {merged.lesson.name}")
 
 
-@app.command()
+@app.command("untrigger", **typer_help("untrigger"))
 def untrigger(
     name: Annotated[str, typer.Argument(help="The lesson.", show_default=False)],
     trigger: Annotated[
         str, typer.Argument(help="The glob, command pattern or keyword to remove.", show_default=False)
     ],
     kind: Annotated[str | None, typer.Option("--kind", help="Only from files, commands or keywords.")] = None,
+    json: JsonOption = False,
     repo: RepoOption = None,
 ) -> None:
     """Remove one trigger from a lesson (a dead glob, a too-broad keyword)."""
-    kinds = curation.edits.untrigger(open_project(repo), name, trigger, kind=kind)
+    project = open_project(repo)
+    kinds = curation.edits.untrigger(project, name, trigger, kind=kind)
+    if json:
+        lesson = project.store.find(name, ("project", "global", "candidate"))
+        print_json({**lesson_ref(lesson), "removed": kinds, "triggers": lesson.triggers})
+        return
     say(f"removed {trigger!r} from {name} ({', '.join(kinds)})")
+
+
+@app.command("edit", **typer_help("edit"))
+def edit(
+    name: Annotated[str, typer.Argument(help="The lesson to change.", show_default=False)],
+    description: Annotated[
+        str | None, typer.Option("--description", "-d", help="A new one-line description.")
+    ] = None,
+    body: Annotated[str | None, typer.Option("--body", help="A new lesson text (Markdown bullets).")] = None,
+    fingerprint: Annotated[
+        list[str] | None,
+        typer.Option("--fingerprint", "-f", metavar="ENTRY", help="Replace the fingerprint (repeatable)."),
+    ] = None,
+    file_trigger: FileTriggers = None,
+    command_trigger: CommandTriggers = None,
+    keyword_trigger: KeywordTriggers = None,
+    task_type: TaskTypes = None,
+    supersedes: Supersedes = None,
+    expires: Expires = None,
+    agent: Agents = None,
+    json: JsonOption = False,
+    repo: RepoOption = None,
+) -> None:
+    """Change a lesson in place: description, text, fingerprint (re-recorded), triggers added (remove
+    one with untrigger), task types, supersedes, expiry, agent."""
+    project = open_project(repo)
+    if fingerprint is not None:
+        reasonlessons.fingerprint.require_present(project.loc.root, fingerprint)
+    fields = curation.edits.lesson_fields(
+        project,
+        name=name,
+        task_types=task_type or [],
+        supersedes=supersedes or [],
+        expires=expires,
+        agents=agent or [],
+    )
+    edited = curation.edits.edit(
+        project,
+        name,
+        description=description,
+        body=body,
+        fingerprint=fingerprint,
+        triggers=triggers_from(file_trigger, command_trigger, keyword_trigger),
+        fields=fields,
+    )
+    if json:
+        print_json({**lesson_ref(edited.lesson), "changed": edited.changed})
+        return
+    if edited.changed:
+        say(f"edited {edited.lesson.name}: {', '.join(edited.changed)} ({edited.lesson.path})")
+    else:
+        say(f"{name}: nothing to change")

@@ -23,7 +23,16 @@ from reasonlessons.cli.app import (
     warn,
 )
 from reasonlessons.cli.fast.helps import typer_help
-from reasonlessons.cli.triggers import CommandTriggers, FileTriggers, KeywordTriggers, triggers_from
+from reasonlessons.cli.triggers import (
+    Agents,
+    CommandTriggers,
+    Expires,
+    FileTriggers,
+    KeywordTriggers,
+    Supersedes,
+    TaskTypes,
+    triggers_from,
+)
 from reasonlessons.cli.trust import trust_own, warn_untrusted
 from reasonlessons.constants import EXIT_ERROR, SCOPE_CANDIDATE, SCOPE_GLOBAL, SCOPE_PROJECT
 from reasonlessons.errors import UsageError
@@ -56,6 +65,10 @@ def add(
     file_trigger: FileTriggers = None,
     command_trigger: CommandTriggers = None,
     keyword_trigger: KeywordTriggers = None,
+    task_type: TaskTypes = None,
+    supersedes: Supersedes = None,
+    expires: Expires = None,
+    agent: Agents = None,
     allow_absent: Annotated[
         bool,
         typer.Option(
@@ -78,13 +91,22 @@ def add(
     project = open_project(repo)
     if not allow_absent:  # a typo such as package.json#scirpts.test would otherwise record "absent"
         reasonlessons.fingerprint.require_present(project.loc.root, fingerprint or [])
+    fields = curation.edits.lesson_fields(
+        project,
+        name=name,
+        task_types=task_type or [],
+        supersedes=supersedes or [],
+        expires=expires,
+        agents=agent or [],
+    )
+    curation.edits.refuse_duplicate(project, name=name, description=description, body=text)
     lesson = project.store.add(
         name,
         description=description,
         fingerprint=fingerprint or [],
         body=text,
         scope=scope,
-        extra={"triggers": triggers} if triggers else None,
+        extra={**({"triggers": triggers} if triggers else {}), **fields},
     )
     flags = trust_own(project, lesson)
     if json:

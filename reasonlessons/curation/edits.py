@@ -1,4 +1,5 @@
-"""Changes to promoted lessons a curator makes by hand: deprecate, merge, untrigger.
+"""Changes to lessons a curator makes by hand: edit, deprecate, merge, untrigger; and the fields
+and the duplicate check `add` shares with `edit`.
 
 Each rewrites lesson files through the store (atomic, under the scope's lock) and keeps unknown
 keys as they were. A merge also adds the old lessons' counts (recall hits, observed successes and
@@ -7,18 +8,35 @@ failures) to the merged lesson, so its track record starts where theirs left off
 
 from __future__ import annotations
 
+import copy
+import datetime as dt
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from reasonlessons.constants import SCOPE_CANDIDATE, SCOPE_GLOBAL, SCOPE_PROJECT, STATUS_DEPRECATED
+from reasonlessons.constants import (
+    SCOPE_CANDIDATE,
+    SCOPE_GLOBAL,
+    SCOPE_PROJECT,
+    STATUS_DEPRECATED,
+    STATUS_SUPERSEDED,
+    TASK_TYPES,
+)
+from reasonlessons.curation.lint import (
+    NEAR_DUPLICATE,
+    NEAR_DUPLICATE_MIN_TOKENS,
+    lesson_tokens,
+    similarity,
+)
 from reasonlessons.errors import LessonExistsError, UsageError
-from reasonlessons.lessons.model import TRIGGER_KINDS, Lesson
+from reasonlessons.fingerprint.checker import record as fingerprint_record
+from reasonlessons.lessons.model import TRIGGER_KINDS, Lesson, as_datetime, schema_problems
 from reasonlessons.recall.counters import Counters, lesson_key
 from reasonlessons.store import outcomes
 from reasonlessons.store.outcomes import Record
 from reasonlessons.store.project import Project
+from reasonlessons.store.validate import text_key
 
 PROMOTED = (SCOPE_PROJECT, SCOPE_GLOBAL)
 
@@ -229,3 +247,132 @@ def _add_counts(project: Project, old: list[Lesson], merged: Lesson) -> dict[str
     if (state / outcomes.OUTCOMES_FILE).exists():
         outcomes.update(state, project.loc.lock_path(SCOPE_PROJECT), change)  # as the learning loop
     return {"hits": hits, **added}
+
+
+# -- the fields `add` and `edit` set -------------------------------------------------------------
+
+
+def parse_expires(text: str, *, now: dt.datetime) -> dt.date | None:
+    """`2027-01-01`, or a span from now such as `90d`, `12w`; `never` clears it (None)."""
+    if text.strip().lower() == "never":
+        return None
+    units = {"d": "days", "w": "weeks"}
+    if text[-1:].lower() in units and text[:-1].isdigit():
+        return (now + dt.timedelta(**{units[text[-1].lower()]: int(text[:-1])})).date()
+    when = as_datetime(text)
+    if when is None:
+        raise UsageError(f"--expires {text!r}: give a date such as 2027-01-01, a span such as 90d, or never")
+    return when.date()
+
+
+def lesson_fields(
+    project: Project,
+    *,
+    name: str,
+    task_types: Sequence[str] = (),
+    supersedes: Sequence[str] = (),
+    expires: str | None = None,
+    agents: Sequence[str] = (),
+) -> dict[str, Any]:
+    """The frontmatter keys these flags set, checked: task types known, superseded lessons real."""
+    out: dict[str, Any] = {}
+    for task in task_types:
+        if task not in TASK_TYPES:
+            raise UsageError(f"--task-type {task!r}: use {', '.join(TASK_TYPES)}")
+    if task_types:
+        out["task-types"] = list(dict.fromkeys(task_types))
+    known = {x.name for x in project.store.scan().lessons}
+    for old in supersedes:
+        if old == name:
+            raise UsageError(f"--supersedes {old!r}: a lesson cannot supersede itself")
+        if old not in known:
+            raise UsageError(f"--supersedes {old!r}: no lesson of that name; see `reasonlessons list`")
+    if supersedes:
+        out["supersedes"] = list(dict.fromkeys(supersedes))
+    if expires is not None:
+        out["expires-at"] = parse_expires(expires, now=project.now())
+    if agents:
+        out["evidence"] = [{"agent": agent, "ref": "added by hand"} for agent in dict.fromkeys(agents)]
+    return out
+
+
+def duplicate_of(project: Project, *, name: str, description: str, body: str) -> str | None:
+    """Why a lesson with this text would duplicate a live one (which, and how), or None."""
+    probe = Lesson(meta={"name": name, "description": description}, body=body)
+    key, words = text_key(probe), lesson_tokens(probe)
+    for entry in project.entries("all", check_drift=False)[0]:
+        other = entry.lesson
+        if other.name == name or entry.status in (STATUS_DEPRECATED, STATUS_SUPERSEDED):
+            continue
+        if text_key(other) == key:
+            return f"it says what {other.scope} lesson {other.name!r} says"
+        theirs = lesson_tokens(other)
+        if min(len(words), len(theirs)) >= NEAR_DUPLICATE_MIN_TOKENS:
+            score = similarity(words, theirs)
+            if score >= NEAR_DUPLICATE:
+                return f"{score:.0%} of its words overlap {other.scope} lesson {other.name!r}"
+    return None
+
+
+def refuse_duplicate(project: Project, *, name: str, description: str, body: str) -> None:
+    why = duplicate_of(project, name=name, description=description, body=body)
+    if why:
+        raise LessonExistsError(
+            f"not written: {why}; edit that lesson (`reasonlessons edit`), or merge them "
+            "(`reasonlessons merge`)"
+        )
+
+
+@dataclass
+class Edited:
+    lesson: Lesson
+    changed: list[str]
+
+
+def edit(
+    project: Project,
+    name: str,
+    *,
+    description: str | None = None,
+    body: str | None = None,
+    fingerprint: Sequence[str] | None = None,
+    triggers: dict[str, list[str]] | None = None,
+    fields: dict[str, Any] | None = None,
+) -> Edited:
+    """Change a lesson in place: description, body, fingerprint (re-recorded), added triggers, and
+    the keys of `lesson_fields` (supersedes and evidence are added to, the others replaced)."""
+    lesson = project.store.find(name, (*PROMOTED, SCOPE_CANDIDATE))
+    meta = lesson.meta
+    before = copy.deepcopy(meta), lesson.body
+    if description is not None:
+        if not description.strip() or "\n" in description.strip():
+            raise UsageError("--description must be one non-empty line")
+        meta["description"] = description.strip()
+    if body is not None:
+        lesson.body = body.rstrip("\n")  # as the file reader gives it back
+    for kind, values in (triggers or {}).items():
+        current = lesson.triggers.get(kind, [])
+        meta.setdefault("triggers", {})
+        meta["triggers"][kind] = _union(current, values)
+    for key, value in (fields or {}).items():
+        if key in ("supersedes", "evidence"):
+            meta[key] = _union(_list(meta.get(key)), value)
+        elif key == "expires-at" and value is None:
+            meta.pop(key, None)
+        else:
+            meta[key] = value
+    if fingerprint is not None:
+        meta["fingerprint"] = list(fingerprint)
+        meta["fingerprint-recorded"] = fingerprint_record(project.loc.root, list(fingerprint))
+    changed = sorted({k for k in {*before[0], *meta} if before[0].get(k) != meta.get(k)})
+    if lesson.body.rstrip("\n") != before[1].rstrip("\n"):
+        changed.append("body")
+    if not changed:
+        return Edited(lesson, [])
+    if description is not None or body is not None:
+        refuse_duplicate(project, name=name, description=lesson.description, body=lesson.body)
+    errors, _ = schema_problems(meta, stem=name)
+    if errors:
+        raise UsageError(f"lesson {name!r}: {'; '.join(errors)}")
+    project.store.save(lesson)
+    return Edited(lesson, changed)

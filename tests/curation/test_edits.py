@@ -158,3 +158,57 @@ def test_cli(cli_invoke: Invoke, project: Project) -> None:
     assert doc["supersedes"] == ["vitest-runner", "test-command"]  # type: ignore[index]
     assert "already exists" in cli_invoke("merge", "testing", "older", "--into", "vitest-runner",
                                           "--repo", repo, expect=1).stderr  # fmt: skip
+
+
+def test_add_takes_every_field_flag_and_refuses_a_duplicate(cli_invoke: Invoke, project: Project) -> None:
+    repo = project.loc.root
+    doc = cli_invoke(
+        "add", "watch-mode", "-d", "Vitest watch mode for quick runs", "--body", "- npx vitest --watch",
+        "--file-trigger", "tests/**", "--cmd-trigger", r"\bvitest\b", "--keyword", "watch mode",
+        "--task-type", "code-gen", "--task-type", "qa", "--supersedes", "older", "--expires", "2027-01-01",
+        "--agent", "claude-code", "--json", "--repo", repo,
+    ).json()  # fmt: skip
+    want = {"files": ["tests/**"], "commands": [r"\bvitest\b"], "keywords": ["watch mode"]}
+    assert doc["triggers"] == want  # type: ignore[index]
+    lesson = project.store.find("watch-mode")
+    assert lesson.task_types == ["code-gen", "qa"]
+    assert lesson.supersedes == ["older"]
+    assert lesson.expires_at == dt.datetime(2027, 1, 1, tzinfo=dt.UTC)
+    assert lesson.meta["evidence"] == [{"agent": "claude-code", "ref": "added by hand"}]
+    body = "- Run `npm test`\n- never call jest"
+    same = cli_invoke(
+        "add", "again", "-d", "tests run with VITEST.", "--body", body, "--repo", repo, expect=1
+    )
+    assert "says what project lesson 'vitest-runner' says" in same.stderr
+    assert not (repo / ".reasonix" / "lessons" / "again.md").exists()
+    body = "- run `npm test`\n- never ever call jest"
+    near = cli_invoke("add", "again", "-d", "Tests run with vitest", "--body", body, "--repo", repo, expect=1)
+    assert "overlap project lesson 'vitest-runner'" in near.stderr
+    bad_type = cli_invoke("add", "x", "-d", "x", "--task-type", "build", "--repo", repo, expect=2)
+    assert "--task-type 'build'" in bad_type.stderr
+    ghost = cli_invoke("add", "x", "-d", "x", "--supersedes", "ghost", "--repo", repo, expect=2)
+    assert "no lesson of that name" in ghost.stderr
+
+
+def test_edit_changes_fields_in_place(cli_invoke: Invoke, project: Project) -> None:
+    repo = project.loc.root
+    doc = cli_invoke(
+        "edit", "older", "-d", "Tests ran with mocha before 2026", "--keyword", "mocha", "--keyword", "mocha",
+        "--task-type", "qa", "--expires", "30d", "--agent", "codex", "--json", "--repo", repo,
+    ).json()  # fmt: skip
+    changed = ["description", "evidence", "expires-at", "task-types", "triggers"]
+    assert doc["changed"] == changed  # type: ignore[index]
+    lesson = project.store.find("older")
+    assert lesson.description == "Tests ran with mocha before 2026"
+    assert lesson.triggers == {"keywords": ["mocha"]}
+    assert lesson.expires_at is not None
+    assert "nothing to change" in cli_invoke("edit", "older", "--keyword", "mocha", "--repo", repo).stdout
+    cli_invoke("edit", "older", "--expires", "never", "--body", "- mocha, long ago", "--repo", repo)
+    lesson = project.store.find("older")
+    assert "expires-at" not in lesson.meta
+    assert lesson.body.strip() == "- mocha, long ago"
+    body = "- run `npm test`\n- never call jest"
+    dup = cli_invoke("edit", "older", "-d", "Tests run with vitest", "--body", body, "--repo", repo, expect=1)
+    assert "vitest-runner" in dup.stderr
+    assert project.store.find("older").description == "Tests ran with mocha before 2026"
+    cli_invoke("edit", "ghost", "-d", "x", "--repo", repo, expect=1)
