@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from reasonlessons import interop, learning
+from reasonlessons import curation, interop, learning
 from reasonlessons.cli.app import JsonOption, RepoOption, app, open_project, print_json, say, table, warn
 from reasonlessons.cli.fast.helps import typer_help
 from reasonlessons.constants import SCOPE_GLOBAL, SCOPE_PROJECT
@@ -60,10 +60,13 @@ def show_report(report: Report, *, verb: str) -> None:
 
 @app.command("stats", **typer_help("stats"))
 def stats(json: JsonOption = False, repo: RepoOption = None) -> None:
-    """Per lesson: hits, injected tokens, successes and failures; and tokens per session cold vs warm."""
-    result = learning.stats.compute(open_project(repo, require_repo=True))
+    """Per lesson: hits, injected tokens, successes and failures; tokens per session cold vs warm; and
+    library health: no-match rate, injected tokens, break-even against preloading, reach, redundancy."""
+    project = open_project(repo, require_repo=True)
+    result = learning.stats.compute(project)
+    health = curation.health.health(project).to_json()
     if json:
-        print_json(result.to_json())
+        print_json({**result.to_json(), "health": health})
         return
 
     def median(sample: Sample) -> str:
@@ -91,6 +94,22 @@ def stats(json: JsonOption = False, repo: RepoOption = None) -> None:
         say("no promoted lessons yet")
     say(f"sessions captured: {result.sessions} ({result.with_usage} with usage records)")
     say(f"all lessons: {learning.stats.verdict(result.cold, result.warm)}")
+    say(health_line(health))
+
+
+def health_line(h: dict[str, Any]) -> str:
+    """The library-health summary of `stats` (reasonlessons/curation/health.py) in a few lines."""
+    tokens = h["injected_tokens"]
+    rate = "-" if h["no_match_rate"] is None else f"{h['no_match_rate']:.0%}"
+    return (
+        f"library health: {h['queries']} replayed turns, no match {rate}; injected tokens p50 "
+        f"{tokens['p50'] if tokens['p50'] is not None else '-'}, p90 "
+        f"{tokens['p90'] if tokens['p90'] is not None else '-'} vs {h['preload_tokens']:,} to preload every "
+        f"active lesson (break-even at {h['break_even_lessons'] or '-'} lessons)\n"
+        f"reachable {h['reachable']}, unreachable {h['unreachable']}, dead triggers {h['dead_triggers']}, "
+        f"duplicates {h['duplicates']}, near-duplicates {h['near_duplicates']}, "
+        f"high fan-out triggers {h['high_fanout_triggers']}"
+    )
 
 
 @app.command("revive", **typer_help("revive"))

@@ -6,7 +6,8 @@ operations that act on them: search, prune, deprecate, merge, untrigger, edit.
     lint.py     the lint rules `validate` runs: triggers, reachability, near-duplicates, fingerprints
     prune.py    archive expired, deactivated, long-stale, dead, duplicate and never-recalled lessons
     search.py   lessons whose name, description, body, triggers or tags hold a query's words
-    edits.py    deprecate, merge (counts and evidence kept), untrigger
+    edits.py    edit, deprecate, merge (counts and evidence kept), untrigger; add's fields and duplicates
+    health.py   library health for `stats`: no-match rate, injected tokens, break-even, reach
 """
 
 from __future__ import annotations
@@ -15,10 +16,10 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 # Loaded on first use: the command line imports this package, and `--help` should not load them.
-__all__ = ["edits", "lint", "prune", "search"]
+__all__ = ["edits", "health", "lint", "prune", "search"]
 
 if TYPE_CHECKING:
-    from reasonlessons.curation import edits, lint, prune, search
+    from reasonlessons.curation import edits, health, lint, prune, search
 
 
 def __getattr__(name: str) -> Any:
