@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 
 _COMPANION_SUFFIXES = (".meta.json", ".pending.json", ".plan.json")
 _STORE_LOG = "events.frames"
+_AIDER_HISTORY = ".aider.chat.history.md"  # the one hidden file that is a log
 
 
 def discovered(
@@ -81,14 +82,15 @@ def _why_skipped(path: Path) -> str:
 def _walk(folder: Path) -> list[Path]:
     """The logs under `folder`, at any depth, in name order (Codex keeps its rollouts in
     `YYYY/MM/DD/` folders): files, and session-store folders as one log each. Hidden entries,
-    companion files and symlinked folders (which may loop) are left out."""
+    companion files and symlinked folders (which may loop) are left out; an Aider history, hidden
+    by its name, is not."""
     out: list[Path] = []
     try:
         entries = sorted(folder.iterdir())
     except OSError:
         return out  # unreadable: nothing found under it
     for entry in entries:
-        if entry.name.startswith("."):
+        if entry.name.startswith(".") and not entry.name.endswith(_AIDER_HISTORY):
             continue
         if entry.is_dir() and not entry.is_symlink():
             out.extend([entry] if (entry / _STORE_LOG).is_file() else _walk(entry))

@@ -13,6 +13,7 @@ module registers its commands on the app of app.py:
     watch.py         watch
     integrations.py  hook (built from fast/hook.py's option table), install, uninstall, export, mcp
     interop.py       import, stats, revive
+    replay.py        replay
     tables.py        a Typer command generated from a fast path's option table
     triggers.py      the trigger options (--file-trigger, ...) of commands that write lessons
     fast/            the per-turn paths, without Typer: recall, capture, stale, hook
@@ -69,6 +70,7 @@ def build_app() -> typer.Typer:
         interop,  # noqa: F401
         lessons,  # noqa: F401
         recall,  # noqa: F401
+        replay,  # noqa: F401
         stale,  # noqa: F401
         trust,  # noqa: F401
         watch,  # noqa: F401

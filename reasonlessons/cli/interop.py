@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from reasonlessons import curation, interop, learning
+from reasonlessons import curation, interop, learning, replay
 from reasonlessons.cli.app import JsonOption, RepoOption, app, open_project, print_json, say, table, warn
 from reasonlessons.cli.fast.helps import typer_help
 from reasonlessons.constants import SCOPE_GLOBAL, SCOPE_PROJECT
@@ -59,14 +59,28 @@ def show_report(report: Report, *, verb: str) -> None:
 
 
 @app.command("stats", **typer_help("stats"))
-def stats(json: JsonOption = False, repo: RepoOption = None) -> None:
+def stats(
+    json: JsonOption = False,
+    with_replay: Annotated[
+        bool,
+        typer.Option(
+            "--replay", help="Also replay this repository's sessions and add the totals (docs/replay.md)."
+        ),
+    ] = False,
+    repo: RepoOption = None,
+) -> None:
     """Per lesson: hits, injected tokens, successes and failures; tokens per session cold vs warm; and
     library health: no-match rate, injected tokens, break-even against preloading, reach, redundancy."""
     project = open_project(repo, require_repo=True)
     result = learning.stats.compute(project)
+    replayed = replay.api.replay(project.loc.root) if with_replay else None
     health = curation.health.health(project).to_json()
     if json:
-        print_json({**result.to_json(), "health": health})
+        doc = {**result.to_json(), "health": health}
+        if replayed is not None:
+            full = replayed.to_json()
+            doc["replay"] = {key: full[key] for key in ("totals", "by_agent", "by_kind")}
+        print_json(doc)
         return
 
     def median(sample: Sample) -> str:
@@ -94,6 +108,13 @@ def stats(json: JsonOption = False, repo: RepoOption = None) -> None:
         say("no promoted lessons yet")
     say(f"sessions captured: {result.sessions} ({result.with_usage} with usage records)")
     say(f"all lessons: {learning.stats.verdict(result.cold, result.warm)}")
+    if replayed is not None:
+        totals = replayed.totals()
+        rate = f"{totals.hit_rate:.0%}" if totals.hit_rate is not None else "-"
+        fires = f"{totals.fires} fires ({totals.tokens_injected:,} tokens)"
+        hits = f"{totals.hits} hits (rate {rate}), ~{totals.tokens_saved:,} tokens saved"
+        rest = f"{totals.noise} noise, {totals.misses} misses"
+        say(f"replay of {totals.sessions} sessions: {fires}, {hits}; {rest}")
     say(health_line(health))
 
 
@@ -102,8 +123,8 @@ def health_line(h: dict[str, Any]) -> str:
     tokens = h["injected_tokens"]
     rate = "-" if h["no_match_rate"] is None else f"{h['no_match_rate']:.0%}"
     return (
-        f"library health: {h['queries']} replayed turns, no match {rate}; injected tokens p50 "
-        f"{tokens['p50'] if tokens['p50'] is not None else '-'}, p90 "
+        f"library health: recall re-run on {h['queries']} captured turns, no match {rate}; "
+        f"injected tokens p50 {tokens['p50'] if tokens['p50'] is not None else '-'}, p90 "
         f"{tokens['p90'] if tokens['p90'] is not None else '-'} vs {h['preload_tokens']:,} to preload every "
         f"active lesson (break-even at {h['break_even_lessons'] or '-'} lessons)\n"
         f"reachable {h['reachable']}, unreachable {h['unreachable']}, dead triggers {h['dead_triggers']}, "

@@ -4,11 +4,13 @@ import datetime as dt
 import json
 import os
 import shutil
+import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from reasonlessons.capture import sources
 from reasonlessons.capture.pipeline import CaptureReport, capture
 from reasonlessons.capture.writer import recorded_evidence
 from reasonlessons.errors import UsageError
@@ -16,6 +18,7 @@ from reasonlessons.lessons.file import read_lesson
 from reasonlessons.store.project import Project, open_project
 from tests.capturesupport import CAPTURE
 from tests.paths import EXAMPLE, RESOURCES
+from tests.repos import git
 
 NOW = dt.datetime(2026, 5, 6, 12, 0, tzinfo=dt.UTC)
 V1 = CAPTURE / "reasonix-v1"
@@ -486,3 +489,22 @@ def test_a_long_run_killed_midway_resumes_from_what_it_saved(tmp_path: Path) -> 
     assert report.unchanged == 4  # the logs applied before the kill are not read again
     again = read_lesson(candidate, scope="candidate").meta["evidence"]
     assert len(again) == len({(e["session"], e["ref"]) for e in again})  # nothing added twice
+
+
+def test_an_aider_history_at_the_root_is_captured_without_naming_it(tmp_path: Path) -> None:
+    """Discovery finds `.aider.chat.history.md`; a folder named on the command line keeps it too."""
+    repo = tmp_path / "textkit"
+    shutil.copytree(RESOURCES / "aider" / "textkit", repo)
+    git(repo, "init", "-q")
+    history = repo / ".aider.chat.history.md"
+    shutil.copyfile(RESOURCES / "aider" / "textkit.aider.chat.history.md", history)
+    old = time.time() - 3600
+    os.utime(history, (old, old))
+    project = open_project(repo, home=tmp_path / "home")
+    report = capture(project, env={}, home=tmp_path / "home", idle_seconds=600)
+    assert report.files == 1
+    names = sorted(p.stem for p in project.loc.candidates_dir.glob("*.md"))
+    assert "aider-no-such-command" in names
+    assert "pytest-modulenotfounderror-no-module-named" in names
+    assert sources.plain_files([repo]) is not None
+    assert history in (sources.plain_files([repo]) or [])

@@ -135,6 +135,8 @@ def test_every_command_prints_its_documented_shape(cli_invoke: Invoke, demo: Pat
     check("export", "claude-rules")
     check("import", "claude-rules", demo / ".claude" / "rules")
     check("stats")
+    assert check("stats", "--replay")["replay"]["totals"]["sessions"] >= 1
+    assert check("replay")["sessions"]
     assert check("revive", "testing")["revived"] is False
     assert check("rm", "testing")["scope"] == "project"
     check("rm", "vitest-global", "--global")

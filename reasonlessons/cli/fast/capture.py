@@ -32,7 +32,7 @@ OPTIONS = (
     Option(
         "agent",
         ("--agent",),
-        "Log format: auto (detect), reasonix, reasonix-v1, reasonix-v2, claude-code or codex.",
+        "Log format: auto (detect), reasonix, reasonix-v1, reasonix-v2, claude-code, codex or aider.",
         default="auto",
         metavar="FORMAT",
     ),

@@ -179,6 +179,11 @@ HELPS = {
         ("reasonlessons stats --json",),
         f"0 ok; 1 error; {_REPO}",
     ),
+    "replay": Help(
+        "Show on this repository's history what the lessons would have caught.",
+        ("reasonlessons replay", "reasonlessons replay --agent aider --since 2025-01-31 --json"),
+        f"0 replayed (also: no sessions); 1 error; {_REPO} (a --since that is not a date)",
+    ),
     "revive": Help(
         "Bring back a lesson the learning loop deactivated after it kept failing.",
         ("reasonlessons revive testing",),
