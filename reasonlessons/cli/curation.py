@@ -123,7 +123,7 @@ def merge(
 ) -> None:
     """Combine two lessons into one: bodies, triggers, fingerprints, evidence and counts joined; the
     old names go into its supersedes."""
-    merged = curation.edits.merge(open_project(repo), a, b, into=into, description=description)
+    merged = curation.merge.merge(open_project(repo), a, b, into=into, description=description)
     if json:
         print_json(
             {

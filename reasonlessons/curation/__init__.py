@@ -4,9 +4,11 @@ Takes every lesson of a project and the repository; gives lint findings with sta
 operations that act on them: search, prune, deprecate, merge, untrigger, edit.
 
     lint.py     the lint rules `validate` runs: triggers, reachability, near-duplicates, fingerprints
+    repofiles.py  the repository's files (git ls-files), and which globs match any
     prune.py    archive expired, deactivated, long-stale, dead, duplicate and never-recalled lessons
     search.py   lessons whose name, description, body, triggers or tags hold a query's words
-    edits.py    edit, deprecate, merge (counts and evidence kept), untrigger; add's fields and duplicates
+    edits.py    edit, deprecate, untrigger; the fields and the duplicate check add shares
+    merge.py    two lessons into one: bodies, triggers, every evidence entry and the counts kept
     health.py   library health for `stats`: no-match rate, injected tokens, break-even, reach
 """
 
@@ -16,10 +18,10 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 # Loaded on first use: the command line imports this package, and `--help` should not load them.
-__all__ = ["edits", "health", "lint", "prune", "search"]
+__all__ = ["edits", "health", "lint", "merge", "prune", "repofiles", "search"]
 
 if TYPE_CHECKING:
-    from reasonlessons.curation import edits, health, lint, prune, search
+    from reasonlessons.curation import edits, health, lint, merge, prune, repofiles, search
 
 
 def __getattr__(name: str) -> Any:

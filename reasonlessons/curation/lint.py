@@ -9,21 +9,18 @@ the fingerprint rules have no equivalent there. `validate` runs these after its 
 from __future__ import annotations
 
 import datetime as dt
-import os
 import re
-import subprocess
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from reasonlessons.constants import SCOPE_CANDIDATE, SCOPE_GLOBAL, STATUS_ACTIVE
+from reasonlessons.curation.repofiles import RepoFiles
 from reasonlessons.errors import InvalidFingerprintError
-from reasonlessons.fingerprint.checker import Checker
 from reasonlessons.fingerprint.entry import check_entry, parse_entry
 from reasonlessons.lessons.model import Lesson
 from reasonlessons.recall import globs
-from reasonlessons.recall.match import glob_matches
 from reasonlessons.safety import linear_re
 from reasonlessons.store.project import Project
 from reasonlessons.store.status import status_of, superseded_names
@@ -38,7 +35,6 @@ NEAR_DUPLICATE_MIN_TOKENS = 5
 # Recall admits an untriggered lesson on this many shared non-generic words (recall/api.py).
 MIN_TEXT_TERMS = 2
 MIN_KEYWORD_CHARS = 3
-MAX_REPO_FILES = 200_000
 
 # A command pattern anchored to one package runner misses the same task run any other way.
 _RUNNER_ANCHOR = re.compile(
@@ -334,73 +330,6 @@ def configs_named(text: str, files: RepoFiles) -> list[str]:
     """Config files the text names that exist in the repository, in order of mention."""
     found = [m.group(1) for m in _CONFIG.finditer(text)]
     return [name for name in dict.fromkeys(found) if files.has(name)]
-
-
-class RepoFiles:
-    """The repository's files (tracked and untracked, not ignored), listed once per lint run."""
-
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        self._files: list[str] | None = None
-        self._set: frozenset[str] = frozenset()
-        self._globs: dict[str, bool] = {}
-        self._checker: Checker | None = None
-
-    def checker(self) -> Checker:
-        if self._checker is None:
-            self._checker = Checker(self.root, state_dir=None)
-        return self._checker
-
-    @property
-    def files(self) -> list[str]:
-        if self._files is None:
-            self._files = list_files(self.root)
-            self._set = frozenset(self._files)
-        return self._files
-
-    def has(self, path: str) -> bool:
-        _ = self.files
-        return path in self._set
-
-    def any_match(self, glob: str) -> bool:
-        """Whether any file matches the glob (searching only files its literal prefix allows)."""
-        if glob not in self._globs:
-            keys = globs.bucket_keys(glob)
-            candidates: Iterable[str] = self.files
-            if globs.GENERAL_KEY not in keys:
-                prefixes = tuple(k.split("|")[0] for k in keys)
-                candidates = (f for f in self.files if _under_any(f, prefixes))
-            self._globs[glob] = any(glob_matches(glob, f) for f in candidates)
-        return self._globs[glob]
-
-
-def _under_any(path: str, prefixes: tuple[str, ...]) -> bool:
-    return any(not p or path.startswith(p + "/") or path == p for p in prefixes)
-
-
-def list_files(root: Path) -> list[str]:
-    """Repo-relative paths of every file git does not ignore (a walk when this is no git work tree)."""
-    try:
-        proc = subprocess.run(
-            ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-            cwd=root,
-            capture_output=True,
-            check=False,
-            timeout=60,
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        proc = None
-    if proc is not None and proc.returncode == 0:
-        names = proc.stdout.decode("utf-8", "surrogateescape").split("\0")
-        return [n for n in names if n][:MAX_REPO_FILES]
-    out: list[str] = []
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = [d for d in dirnames if d not in (".git", "node_modules", ".venv")]
-        rel = os.path.relpath(dirpath, root)
-        out.extend(name if rel == "." else f"{rel}/{name}".replace(os.sep, "/") for name in filenames)
-        if len(out) >= MAX_REPO_FILES:
-            break
-    return out
 
 
 def validate_project(project: Project) -> list[Problem]:

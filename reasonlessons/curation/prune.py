@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from reasonlessons.constants import SCOPE_GLOBAL, SCOPE_PROJECT, STATUS_EXPIRED, STATUS_STALE
-from reasonlessons.curation.lint import RepoFiles, live_triggers
+from reasonlessons.curation.lint import live_triggers
+from reasonlessons.curation.repofiles import RepoFiles
 from reasonlessons.errors import UsageError
 from reasonlessons.lessons.model import Lesson, as_datetime
 from reasonlessons.recall.counters import Counters, lesson_key

@@ -100,6 +100,12 @@ def findings(doc: object) -> list[Finding]:
     out += _cycles(lessons)
     out += _rules(lessons)
     out += _trigger_findings(triggers)
+    topics_used = {t for lesson in lessons.values() for t in lesson["topics"]}
+    out += [
+        Finding("ORPHAN_TOPIC", WARNING, f"topic {t!r} is used by no lesson")
+        for t in topics
+        if t not in topics_used
+    ]
     used = {t for lesson in lessons.values() for t in lesson["triggers"]}
     out += [
         Finding("ORPHAN_TRIGGER", WARNING, f"trigger {t!r} is used by no lesson")

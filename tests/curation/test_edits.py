@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from reasonlessons.curation.edits import deprecate, merge, untrigger
+from reasonlessons.curation.edits import deprecate, untrigger
+from reasonlessons.curation.merge import merge
 from reasonlessons.curation.search import search
 from reasonlessons.errors import LessonExistsError, UsageError
 from reasonlessons.recall.counters import Counters, lesson_key

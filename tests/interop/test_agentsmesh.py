@@ -177,6 +177,12 @@ def test_the_example_graph_has_no_error_and_warnings_become_notes(git_repo: Path
         {**KW, "t-kw-9": KW["t-kw-1"] | {"pattern": "jest"}},
     )
     assert {f.code for f in checks.findings(graph)} == {"UNREACHABLE_LESSON", "ORPHAN_TRIGGER"}
+    graph["topics"]["unused"] = {"summary": "nobody"}
+    assert {f.code for f in checks.findings(graph)} == {
+        "UNREACHABLE_LESSON",
+        "ORPHAN_TRIGGER",
+        "ORPHAN_TOPIC",
+    }
     path = tmp_path / "lessons.json"
     path.write_text(json.dumps(graph))
     report = import_lessons(open_project(git_repo, now=lambda: NOW), "agentsmesh", path)
