@@ -38,6 +38,13 @@ class SessionPlace:
         rel = relative(self.cwd, (str(self.root),))
         return f"{rel}/" if rel else ""
 
+    def directory(self, workdir: str | None) -> str:
+        """Where a command ran, relative to the repository root (`todo-app/web/`), '' at the root."""
+        parts = [p for p in (self.base + (workdir or "").strip()).replace("\\", "/").split("/") if p]
+        if not parts or any(p == ".." or ":" in p for p in parts) or (workdir or "").startswith(("/", "~")):
+            return ""
+        return "/".join(p for p in parts if p != ".") + "/" if any(p != "." for p in parts) else ""
+
     def clean(self, text: str) -> str:
         """Quoted output made safe to commit: repo/cwd paths relative, home dirs as `~`, one line."""
         for prefix in sorted({p for p in (self.cwd, str(self.root)) if p}, key=len, reverse=True):

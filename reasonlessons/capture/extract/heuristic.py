@@ -28,12 +28,13 @@ from reasonlessons.capture.reduce.observations import (
     Writ,
 )
 from reasonlessons.fingerprint.kinds import kind_of
+from reasonlessons.sessions.commands import narrows
 from reasonlessons.sessions.shell import CATEGORY_VERBS, parse
 
 # Running the default command of an ecosystem plainly is no news: such verifications only add
 # evidence to an existing lesson, they never make a new one.
 _PLAIN_TOOLS = frozenset(
-    {"pytest", "cargo", "go", "make", "tox", "nox", "mvn", "gradle", "dotnet", "bun", "deno"}
+    {"pytest", "cargo", "go", "make", "tox", "nox", "mvn", "gradle", "dotnet", "bun", "deno", "mix"}
 )
 _TEST_DIRS = ("tests", "test", "__tests__", "spec", "specs", "testing")
 _CODE_SPAN = re.compile(r"`([^`\n]{1,200})`")
@@ -72,9 +73,13 @@ def verification(obs: Verification, place: SessionPlace) -> CandidateDraft | Non
     inv = obs.invocation
     if inv.category is None:
         return None
-    shown = inv.base
+    shown = obs.form or inv.base  # the flags it passed with: `npx tsc --noEmit --skipLibCheck`
     bare = shown.split(" ", 1)[1] if inv.runner == "npx" and " " in shown else shown
-    script = fpi.script_running(bare, place.facts, base=place.base) if inv.manager is None else None
+    script = None
+    if inv.manager is None:
+        script = fpi.script_running(bare, place.facts, base=place.base) or fpi.script_running(
+            inv.base.split(" ", 1)[1] if inv.runner == "npx" else inv.base, place.facts, base=place.base
+        )
     value = fpi.script_value(inv, place.facts, base=place.base)
     bullets = [f"- {CATEGORY_VERBS[inv.category]} with {code(shown)}; it passed in this session."]
     definition = fpi.for_invocation(inv, place.facts, base=place.base)
@@ -83,21 +88,28 @@ def verification(obs: Verification, place: SessionPlace) -> CandidateDraft | Non
         definition = fpi.merge([fpi.field_entry(f"{place.base}package.json", "scripts", script)], definition)
     elif value:
         bullets.append(f"- The `{inv.script}` script of package.json is {code(value)}.")
-    if inv.workdir:
-        bullets.append(f"- Run it from `{inv.workdir}`.")
-    single = next((e for e in obs.examples if e != inv.text and parse(e) and len(e) <= 100), None)
+    where = place.directory(inv.workdir)
+    if where:
+        bullets.append(f"- Run it from `{where}` (relative to the repository root).")
+    single = next(
+        (e for e in obs.examples if (p := parse(e)) is not None and narrows(p) and len(e) <= 100), None
+    )
     if single and len(bullets) < 3:
         bullets.append(f"- A narrower run looked like {code(single)}.")
+    # Running the default command of an ecosystem plainly is no news (`npm test` is every Node
+    # project's entry point), except for the tool that runs the tests elsewhere: `mix test`,
+    # `go test ./...` or `pytest` is the first thing an agent needs to know about a repository.
     plain = (
         inv.runner is None
         and inv.workdir is None
         and not inv.env
-        and (inv.manager is not None or inv.tool in _PLAIN_TOOLS)
+        and (inv.manager is not None or inv.tool in _PLAIN_TOOLS and inv.category != "test")
     )
     suffix = f" (package.json `{script}` script)" if script else ""
+    place_suffix = f" in `{where}`" if where else ""
     return CandidateDraft(
         name=f"{inv.category}-command",
-        description=one_line(f"{CATEGORY_VERBS[inv.category]} with {code(shown)}{suffix}"),
+        description=one_line(f"{CATEGORY_VERBS[inv.category]} with {code(shown)}{place_suffix}{suffix}"),
         body="\n".join(bullets[:3]),
         kind="verification",
         fingerprint=definition,
@@ -110,7 +122,7 @@ def verification(obs: Verification, place: SessionPlace) -> CandidateDraft | Non
         evidence=place.evidence(*obs.refs),
         outcome="success",
         tags=[inv.category],
-        claims=[shown],
+        claims=[inv.base],
         update_only=plain,
     )
 

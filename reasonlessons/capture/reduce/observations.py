@@ -36,12 +36,14 @@ class Failure:
 
 @dataclass(frozen=True)
 class Verification:
-    """A test/build/lint/typecheck command that passed; `examples` are the exact lines run."""
+    """A test/build/lint/typecheck command that passed; `examples` are the exact lines run, `form`
+    the command with the flags it passed with most often (commands.command_form)."""
 
     invocation: Invocation
     count: int
     refs: tuple[str, ...]
     examples: tuple[str, ...] = ()
+    form: str = ""
 
 
 @dataclass(frozen=True)

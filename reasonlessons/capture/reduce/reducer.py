@@ -27,6 +27,7 @@ from reasonlessons.capture.reduce.observations import (
 )
 from reasonlessons.safety.redact import redact
 from reasonlessons.sessions import signals
+from reasonlessons.sessions.commands import command_form
 from reasonlessons.sessions.edits import Edit, Move, changed_region, file_edits, relative, shell_moves
 from reasonlessons.sessions.events import Event
 from reasonlessons.sessions.shell import Invocation, parse
@@ -77,6 +78,7 @@ class SessionReducer:
         self._recent: deque[tuple[int, str]] = deque(maxlen=8)  # (call number, tool) of recent calls
         self._stats: OrderedDict[str, _Stat] = OrderedDict()
         self._verified: OrderedDict[str, Verification] = OrderedDict()
+        self._forms: dict[str, dict[str, int]] = {}  # verification key -> command form -> passes
         self._created: OrderedDict[str, str] = OrderedDict()
         self._touched: set[str] = set()
         self._last_key: str | None = None
@@ -278,7 +280,12 @@ class SessionReducer:
         refs = old.refs if old else ()
         if len(refs) < 3:
             refs = (*refs, ref)
-        self._verified[key] = Verification(inv, (old.count if old else 0) + 1, refs, examples)
+        forms = self._forms.setdefault(key, {})
+        form = command_form(inv)
+        if form in forms or len(forms) < 8:
+            forms[form] = forms.pop(form, 0) + 1  # re-inserted: the latest wins a tie
+        shown = max(reversed(forms), key=forms.__getitem__)
+        self._verified[key] = Verification(inv, (old.count if old else 0) + 1, refs, examples, shown)
 
     def _apply(self, edits: list[Edit]) -> None:
         if not edits:

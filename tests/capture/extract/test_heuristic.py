@@ -175,3 +175,47 @@ def test_fingerprint_inference_names_only_what_exists(tmp_path: Path) -> None:
     (tmp_path / "web").mkdir()
     (tmp_path / "web" / "package.json").write_text('{"scripts": {"test": "jest"}}')
     assert for_invocation(cd, RepoFacts(tmp_path)) == ["web/package.json#scripts.test"]
+
+
+PYTEST_TABLE = "pyproject.toml#tool.pytest.ini_options"
+TS_PACKAGE = '{"devDependencies": {"typescript": "5"}}'
+
+
+@pytest.mark.parametrize(
+    ("files", "command", "entries"),
+    [
+        ({"mix.exs": "", ".credo.exs": ""}, "mix test", ["mix.exs"]),
+        ({"mix.exs": "", ".credo.exs": ""}, "mix credo --strict", [".credo.exs"]),
+        ({"mix.exs": ""}, "mix credo --strict", ["mix.exs"]),
+        ({"mix.exs": "", ".formatter.exs": ""}, "mix format", [".formatter.exs"]),
+        ({"go.mod": ""}, "go test ./...", ["go.mod"]),
+        ({"Cargo.toml": ""}, "cargo test", ["Cargo.toml"]),
+        ({"pyproject.toml": "[tool.pytest.ini_options]\n"}, "uv run pytest", [PYTEST_TABLE]),
+        ({"pyproject.toml": "[project]\n"}, "uv sync", ["pyproject.toml"]),
+        ({"Makefile": "test:\n"}, "make test", ["Makefile"]),
+        ({"justfile": "test:\n"}, "just test", ["justfile"]),
+        ({"mise.toml": "[tasks.test]\nrun = 'x'\n"}, "mise run test", ["mise.toml#tasks.test"]),
+        ({"Taskfile.yml": "tasks:\n  test:\n    cmds: [x]\n"}, "task test", ["Taskfile.yml#tasks.test"]),
+        (
+            {"todo-app/tsconfig.json": "{}", "todo-app/package.json": TS_PACKAGE},
+            "cd todo-app && npx tsc --noEmit --skipLibCheck",
+            ["todo-app/tsconfig.json", "todo-app/package.json#devDependencies.typescript"],
+        ),
+        (
+            {"assets/package.json": '{"scripts": {"test": "vitest run"}}'},
+            "cd assets && npm test",
+            ["assets/package.json#scripts.test"],
+        ),
+        ({"assets/build.js": ""}, "cd assets && node build.js", ["assets/build.js"]),
+        ({"go.mod": ""}, "cd cmd/server && go build", ["go.mod"]),
+    ],
+)  # fmt: skip
+def test_fingerprints_name_the_config_that_defines_the_command_in_every_ecosystem(
+    tmp_path: Path, files: dict[str, str], command: str, entries: list[str]
+) -> None:
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    inv = parse(command)
+    assert inv is not None
+    assert for_invocation(inv, RepoFacts(tmp_path)) == entries
