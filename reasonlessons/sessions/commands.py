@@ -9,6 +9,7 @@ dependencies, migrates a database or generates code (`setup_kind`), rewrites cod
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from reasonlessons.sessions.shell import (
     PYTHONS,
@@ -87,6 +88,7 @@ def narrows(inv: Invocation) -> bool:
     return _read_args(inv)[1]
 
 
+@lru_cache(maxsize=2048)
 def segments(command: str) -> tuple[Invocation, ...]:
     """Every command of a command line (`a && b; c | d`), each read as `parse` reads one."""
     if not command or len(command) > 4000:

@@ -112,18 +112,92 @@ def telling_line(text: str | None, sig: str | None) -> str | None:
         return None
     # Only lines holding the signature's longest literal piece can have produced it.
     piece = max((p.strip() for p in _PLACEHOLDER.split(sig)), key=len)
-    lines = [line.strip() for line in text.splitlines()[:_SCAN_LINES] if piece in line]
+    lines = [_undecorated(line) for line in text.splitlines()[:_SCAN_LINES] if piece in line]
     for line in lines:
         if error_signature(line) == sig:
             return line[:_LINE_CAP]
     return lines[0][:_LINE_CAP] if lines else None
 
 
+# Box drawing, bullets and a linter's category marker before the message (`┃ [D] ↘ Nested …`).
+_DECORATION = re.compile(r"^[\s\u2500-\u257f\u2190-\u21ff|>*\u2022\u00b7-]*(?:\[[A-Z]\][\s\u2190-\u21ff]+)?")
+
+
+def _undecorated(line: str) -> str:
+    return _DECORATION.sub("", line.strip()).strip() or line.strip()
+
+
 def phrase(sig: str | None, *, words: int = 6) -> str:
     """The readable core of a signature: placeholders and punctuation dropped, a few words kept."""
     if not sig:
         return ""
-    text = _PLACEHOLDER.sub(" ", sig)
+    text = _undecorated(_PLACEHOLDER.sub(" ", sig))
     text = re.sub(r"^(?:error|fatal|err!?|sh|bash|zsh)\b\W*", "", text.strip(), flags=re.IGNORECASE)
     tokens = re.findall(r"[A-Za-z][A-Za-z0-9_.'-]*", text)
     return " ".join(tokens[:words])
+
+
+def unescaped(text: str) -> str:
+    """Text whose lines came through as literal `\\n` escapes (a hook's message quoted as JSON) with
+    real line breaks again; other text unchanged."""
+    if "\\n" not in text[:4000]:
+        return text
+    return text.replace("\\r\\n", "\n").replace("\\n", "\n").replace("\\t", "\t")
+
+
+_PROGRAMS = (
+    r"mix|npm|npx|pnpm|yarn|bun|bunx|deno|node|go|cargo|rustup|pip3?|uv|uvx|poetry|pipenv|pdm|python3?|"
+    r"pytest|ruff|black|mypy|bundle|rails|rake|make|just|mise|task|dotnet|composer|php|gradle|mvn|"
+    r"alembic|prisma|docker|terraform|brew|apt|apt-get|git|gofmt|rustfmt|prettier|eslint|tsc"
+)
+_OPEN = "[`'\"\u201c\u2018]"
+_CLOSE = "[`'\"\u201d\u2019]"
+# `Run 'mix format' to fix`, `did you mean "npm run test"?`, `try \`cargo update\``, `use "uv run"`.
+_QUOTED_SUGGESTION = re.compile(
+    r"\b(?:run|running|use|try|execute|did you mean|consider(?: running| using)?|please run|"
+    r"(?:you )?(?:may|might|should|need to|must|can) (?:run|use))\b:?\s*"
+    + _OPEN
+    + r"([^`'\"\u201d\u2019\n]{2,100})"
+    + _CLOSE,
+    re.IGNORECASE,
+)
+# `go: updates to go.mod needed; to update it:\n\tgo mod tidy`, `run mix deps.get to fetch them`.
+_BARE_SUGGESTION = re.compile(
+    r"(?:\bto (?:fix|update|add|install|resolve|regenerate|fetch)\b[^\n:]{0,40}:\s*\n?\s*|"
+    r"\b(?:run|try(?: running| to run)?)\s+)"
+    r"((?:"
+    + _PROGRAMS
+    + r")(?: [^\s;,'\"`()<>]+){1,6}?)(?=\s+(?:to|first|before|and|then|again)\b|[.;,]?\s*$|\s*\()",
+    re.IGNORECASE | re.MULTILINE,
+)
+_PROGRAM_WORD = re.compile(r"^(?:" + _PROGRAMS + r")$")
+
+
+def suggestions(text: str | None) -> list[str]:
+    """The commands an error message tells the reader to run, in order (at most 3)."""
+    if not text:
+        return []
+    head = unescaped(text[:8000])
+    found: list[str] = []
+    for pattern in (_QUOTED_SUGGESTION, _BARE_SUGGESTION):
+        for match in pattern.finditer(head):
+            command = " ".join(match.group(1).split()).rstrip(".")
+            if _PROGRAM_WORD.match(command.split(" ", 1)[0]) and command not in found:
+                found.append(command)
+    return found[:3]
+
+
+_TAG = re.compile(r"\[([A-Z][A-Z0-9_ -]{2,24})\]")
+_HOOK_FAILED = re.compile(
+    r"^([\w][\w .:/-]{1,60}?)\s*\.{3,}\s*(?:\(no files to check\))?\s*Failed\s*$", re.MULTILINE
+)
+
+
+def check_names(text: str | None) -> list[str]:
+    """The checks a rejection names: `[FORMAT]`/`[DIALYZER]` tags, pre-commit hooks that `Failed`."""
+    if not text:
+        return []
+    head = unescaped(text[:8000])
+    names = [m.group(1).strip() for m in _TAG.finditer(head)]
+    names += [m.group(1).strip() for m in _HOOK_FAILED.finditer(head)]
+    return list(dict.fromkeys(names))[:6]

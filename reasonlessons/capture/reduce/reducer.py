@@ -8,10 +8,13 @@ log costs the same memory as a kilobyte.
 
 from __future__ import annotations
 
+import re
 from collections import OrderedDict, deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from reasonlessons.capture.reduce import messages, pairing
+from reasonlessons.capture.reduce.commits import CommitTracker, bypass_flags
+from reasonlessons.capture.reduce.gitfacts import GitTracker
 from reasonlessons.capture.reduce.observations import (
     ArgsFix,
     Call,
@@ -22,18 +25,24 @@ from reasonlessons.capture.reduce.observations import (
     Failure,
     RepeatedFailure,
     SessionObservations,
+    Step,
     Verification,
+    WorkdirFix,
     Writ,
 )
+from reasonlessons.capture.reduce.retries import LoopTracker, SuggestionTracker, subject
+from reasonlessons.capture.reduce.setup import SetupTracker
+from reasonlessons.capture.reduce.toolrules import ToolRuleTracker
 from reasonlessons.safety.redact import redact
 from reasonlessons.sessions import signals
-from reasonlessons.sessions.commands import command_form
+from reasonlessons.sessions.commands import command_form, segments, subcommand
 from reasonlessons.sessions.edits import Edit, Move, changed_region, file_edits, relative, shell_moves
 from reasonlessons.sessions.events import Event
 from reasonlessons.sessions.shell import Invocation, parse
 
 _OPEN_MAX = 16
 _PENDING_MAX = 64
+_RUNNING_MAX = 16
 _STATS_MAX = 256
 _VERIFY_MAX = 32
 _CREATED_MAX = 500
@@ -44,6 +53,27 @@ _FIX_REACH = max(pairing.WINDOW, pairing.ARGS_WINDOW)
 _TOLD_MAX = 64
 _TOLD_TEXT = 16 * 1024
 _SCALARS = (str, int, float, bool)
+_COMMAND_CAP = 4000
+
+
+def _unreverted(edits: list[Edit]) -> list[Edit]:
+    """Edits without those a later edit undid (a change tried and taken back is no fix)."""
+    kept: list[Edit] = []
+    for edit in edits:
+        undone = next(
+            (k for k in kept if k.path == edit.path and k.before == edit.after and k.after == edit.before),
+            None,
+        )
+        if undone is not None and edit.before is not None:
+            kept.remove(undone)
+        else:
+            kept.append(edit)
+    return kept
+
+
+def _shell_key(inv: Invocation) -> str:
+    """What a shell call asked, for telling retries apart: the command and where it ran."""
+    return f"shell:{inv.workdir}:{inv.text}" if inv.workdir else f"shell:{inv.text}"
 
 
 @dataclass(eq=False)  # compared by identity: `deque.remove` must not compare failures field by field
@@ -71,6 +101,7 @@ class SessionReducer:
         self.obs = SessionObservations(agent=agent, session_id=session_id)
         self._root = root
         self._pending: OrderedDict[str, Call] = OrderedDict()
+        self._running: dict[str, Call] = {}  # commands whose first result said "still running"
         self._edits_of: dict[str, list[Edit]] = {}
         self._moves_of: dict[str, list[Move]] = {}
         self._open: deque[_Open] = deque(maxlen=_OPEN_MAX)
@@ -86,6 +117,14 @@ class SessionReducer:
         self._verify_ok: bool | None = None
         self._messages = 0
         self._told: dict[tuple[str, str, int | None, str | None], tuple[str | None, bool]] = {}
+        # Workflow observations (docs/capture.md#observations): commits, retries, setup, git, tools.
+        self._commits = CommitTracker()
+        self._loops = LoopTracker()
+        self._suggested = SuggestionTracker()
+        self._setup = SetupTracker()
+        self._git = GitTracker()
+        self._rules = ToolRuleTracker(agent)
+        self._workdir_fixes: list[WorkdirFix] = []
 
     # -- feeding -----------------------------------------------------------------------------
 
@@ -114,10 +153,14 @@ class SessionReducer:
         args = event.tool_args or {}
         invocation: Invocation | None = None
         short: tuple[tuple[str, str], ...] = ()
+        command = ""
         if tool == "shell":
-            command = args.get("command")
-            invocation = parse(command) if isinstance(command, str) else None
-            key = f"shell:{invocation.text if invocation else command}"
+            raw = args.get("command")
+            command = raw[:_COMMAND_CAP] if isinstance(raw, str) else ""
+            invocation = parse(raw) if isinstance(raw, str) else None
+            if invocation is not None:
+                invocation = self._placed(invocation, args.get("workdir"), event.cwd)
+            key = _shell_key(invocation) if invocation is not None else f"shell:{raw}"
         else:
             short = tuple(
                 (str(k), v if isinstance(v, str) else repr(v))
@@ -125,7 +168,7 @@ class SessionReducer:
                 if isinstance(v, _SCALARS) and len(str(v)) <= _ARG_CAP
             )
             key = f"{tool}:{short!r}"
-        call = Call(event.seq, tool, key, event.raw_ref, invocation, short)
+        call = Call(event.seq, tool, key, event.raw_ref, invocation, short, command)
         call_id = event.call_id or f"#{event.seq}"
         self._pending[call_id] = call
         if len(self._pending) > _PENDING_MAX:
@@ -138,9 +181,28 @@ class SessionReducer:
             if moves:
                 self._moves_of[call_id] = moves
 
+    def _placed(self, inv: Invocation, workdir: object, cwd: str | None) -> Invocation:
+        """`inv` with the directory it ran in, relative to where the session started: a leading
+        `cd X &&`, the call's `workdir` argument (Codex), or the shell's cwd when it moved."""
+        start = self.obs.cwd
+        here = workdir if isinstance(workdir, str) and workdir else cwd
+        moved = relative(here, (start,)) if here and start and here != start else None
+        where = inv.workdir
+        if where and (where.startswith(("/", "~")) or re.match(r"^[A-Za-z]:[\\/]", where)):
+            where = relative(where, self._bases()) if start else None
+            if where is None:
+                return replace(inv, workdir=None)
+        if moved and where:
+            where = f"{moved}/{where}"
+        elif moved:
+            where = moved
+        return inv if where == inv.workdir else replace(inv, workdir=where)
+
     def _match(self, event: Event) -> tuple[str, Call] | None:
         if event.call_id and event.call_id in self._pending:
             return event.call_id, self._pending.pop(event.call_id)
+        if event.call_id and event.call_id in self._running:
+            return event.call_id, self._running.pop(event.call_id)
         for call_id, call in self._pending.items():
             if event.call_id is None and (event.tool_name is None or call.tool == event.tool_name):
                 del self._pending[call_id]
@@ -155,22 +217,59 @@ class SessionReducer:
         edits = self._edits_of.pop(call_id, [])
         moves = self._moves_of.pop(call_id, [])
         if event.is_error:
-            self._failed(call, event)
+            failure = self._failed(call, event)
+            if call.tool != "shell":
+                self._rules.refused(call.tool, event.text, event.raw_ref)
+            if failure is not None:
+                self._flow_failed(call, failure)
         elif event.is_error is False:
             self._succeeded(call, event)
             self._apply(edits)
             self._move(moves)
+            self._flow_succeeded(call)
+        elif call.tool == "shell" and event.call_id:
+            self._running[event.call_id] = call  # still running: its outcome comes in a later result
+            if len(self._running) > _RUNNING_MAX:
+                self._running.pop(next(iter(self._running)))
+        elif call.tool != "shell" and self._rules.refused(call.tool, event.text, event.raw_ref):
+            pass  # unknown outcome, but the text is a refusal (e.g. Codex `apply_patch`)
         elif edits:
             self._apply(edits)  # unknown outcome (e.g. Codex patches): the change most likely happened
+            self._rules.worked(call.tool)
         self._calls += 1
         self._recent.append((self._calls, call.tool))
         self._last_key, self._last_failed = call.key, bool(event.is_error)
 
-    def _failed(self, call: Call, event: Event) -> None:
+    def _flow_failed(self, call: Call, failure: Failure) -> None:
+        parts = segments(call.command) if call.command else ()
+        what = subject(call, parts)
+        self._loops.failed(call, failure, what, bypass_flags(parts))
+        if call.tool != "shell":
+            return
+        if not self._commits.failed(failure, parts, self._calls):
+            self._suggested.failed(failure, what, self._calls)
+        self._setup.failed(failure, parts, self._calls)
+        self._git.failed(failure, parts)
+
+    def _flow_succeeded(self, call: Call) -> None:
+        if call.tool != "shell":
+            self._rules.worked(call.tool)
+            self._loops.succeeded(call.key)
+            return
+        parts = segments(call.command) if call.command else ()
+        what = subject(call, parts)
+        self._loops.succeeded(what)
+        self._commits.succeeded(call, parts, self._calls)
+        self._suggested.succeeded(call, parts, what, self._calls)
+        self._setup.succeeded(call, parts, self._calls)
+        self._git.succeeded(call, parts)
+
+    def _failed(self, call: Call, event: Event) -> Failure | None:
         sig = event.error_sig or (f"exit {event.exit_code}" if event.exit_code else None)
         if not sig:
-            return
+            return None
         text = event.text or ""
+        call = self._attributed(call, text)
         line, invocation = self._tell(text, sig, event.exit_code, event.error_kind)
         failure = Failure(
             call=call,
@@ -194,6 +293,26 @@ class SessionReducer:
         self._open.append(_Open(failure, self._calls))
         if call.invocation is not None and call.invocation.category:
             self._verify_ok = False
+        return failure
+
+    def _attributed(self, call: Call, text: str) -> Call:
+        """`a && b` failed: the check whose name the output mentions failed (else the last one)."""
+        if call.invocation is None or "&&" not in call.command:
+            return call
+        checks = [inv for inv in segments(call.command) if inv.category]
+        if len(checks) < 2:
+            return call
+        head = text[:4000].lower()
+        best = max(
+            reversed(checks),
+            key=lambda inv: sum(w.lower() in head for w in (inv.tool, subcommand(inv)) if w and len(w) > 2),
+        )
+        if best.text == call.invocation.text:
+            return call
+        placed = self._placed(best, None, None) if best.workdir else best
+        if call.invocation.workdir and not best.workdir:
+            placed = replace(best, workdir=call.invocation.workdir)
+        return replace(call, invocation=placed, key=_shell_key(placed))
 
     def _tell(
         self, text: str, sig: str, exit_code: int | None, error_kind: str | None
@@ -217,24 +336,53 @@ class SessionReducer:
             self._told[key] = line, invocation
         return line, invocation
 
+    def _passed(self, call: Call) -> list[Invocation]:
+        """Every command of a call that passed: all of an `a && b` chain, else the one it is about."""
+        inv = call.invocation
+        if inv is None:
+            return []
+        if "&&" not in call.command or "||" in call.command or ";" in call.command:
+            return [inv]
+        parts = [self._placed(p, None, None) if p.workdir else p for p in segments(call.command)]
+        if inv.workdir:
+            parts = [p if p.workdir else replace(p, workdir=inv.workdir) for p in parts]
+        return parts or [inv]
+
     def _succeeded(self, call: Call, event: Event) -> None:
         inv = call.invocation
-        if call.key in self._stats:
-            self._stats[call.key].resolved = True
-        if inv is not None and inv.category:
+        passed = self._passed(call)
+        keys = {call.key, *(_shell_key(p) for p in passed)}
+        for key in keys & self._stats.keys():
+            self._stats[key].resolved = True
+        checks = [p for p in passed if p.category]
+        if checks:
             self._verify_ok = True
-            self._verification(inv, event.raw_ref)
-        key, calls = call.key, self._calls
+        for check in checks:
+            self._verification(check, event.raw_ref)
+        calls = self._calls
+        bases = {p.base for p in checks if p.category in ("lint", "typecheck")}
         for item in list(reversed(self._open)):
             failure = item.failure
-            if failure.call.key == key:
+            failed = failure.call.invocation
+            same = failure.call.key in keys
+            if same or failed is not None and failed.base in bases and item.edits:
                 self._open.remove(item)
                 if inv is not None and item.edits:
                     self._edit_fix(item, event.raw_ref)
+                elif not same:
+                    self._resolve(failure)
                 continue  # an older failure of another command may be what this one fixes
             since = calls - item.opened_at
             if since > _FIX_REACH:
                 continue  # too long ago for a fix of either kind (the pairing windows)
+            if pairing.workdir_fix(failure, call):
+                assert inv is not None
+                self._workdir_fixes.append(
+                    WorkdirFix(failure, Step(command_form(inv), inv, event.raw_ref), inv.workdir or "")
+                )
+                self._open.remove(item)
+                self._resolve(failure)
+                break
             if inv is not None:
                 if failure.call.invocation is None or not pairing.command_fix(failure, call, since):
                     continue
@@ -258,11 +406,17 @@ class SessionReducer:
         self._resolve(failure)
         if failure.invocation or not pairing.convention(failure):
             return
-        edits = [e for e in item.edits if changed_region(e.before, e.after) is not None]
+        kept = _unreverted(item.edits)
+        edits = [e for e in kept if changed_region(e.before, e.after) is not None]
         named = [e for e in edits if e.path.rsplit("/", 1)[-1] in failure.excerpt]
-        edits = named or edits
-        if 1 <= len(edits) <= 3:
+        if named and len(named) <= 6:
+            self._add(EditFix(failure, tuple(named[:3]), rerun_ref))
+        elif 1 <= len(edits) <= 3:
             self._add(EditFix(failure, tuple(edits), rerun_ref))
+        elif kept and failure.call.invocation is not None and failure.call.invocation.category == "lint":
+            # A linter's finding fixed by changes too tangled to quote: the finding is the lesson.
+            touched = [e for e in kept if e.path.rsplit("/", 1)[-1] in failure.excerpt] or kept
+            self._add(EditFix(failure, (Edit(touched[0].path, ref=touched[0].ref),), rerun_ref))
 
     def _resolve(self, failure: Failure) -> None:
         stat = self._stats.get(failure.call.key)
@@ -298,6 +452,7 @@ class SessionReducer:
             if edit.created and path not in self._touched and len(self._created) < _CREATED_MAX:
                 self._created.setdefault(path, edit.ref)
             self._touched.add(path)
+            self._setup.edited(path, self._calls)
             moved = Edit(path, edit.before, edit.after, edit.created, edit.ref)
             for item in self._open:
                 if len(item.edits) < 6:
@@ -346,6 +501,19 @@ class SessionReducer:
             assert failure is not None
             if (stat.streak >= 2 or stat.count >= 3) and failure.invocation:
                 obs.items.append(RepeatedFailure(failure, stat.count, stat.streak, tuple(stat.refs)))
+        covered = {
+            item.failure.call.key
+            for item in obs.items
+            if isinstance(item, RepeatedFailure | CommandFix | EditFix)
+        }
+        gate = self._commits.finish()
+        obs.items.extend([gate] if gate is not None else [])
+        obs.items.extend(self._loops.finish(covered))
+        obs.items.extend(self._suggested.found[:4])
+        obs.items.extend(self._rules.finish())
+        obs.items.extend(self._setup.found[:4])
+        obs.items.extend(self._git.found[:4])
+        obs.items.extend(self._workdir_fixes[:4])
         if obs.successful and self._created:
             paths = tuple(self._created)[:50]
             refs = tuple(dict.fromkeys(self._created[p] for p in paths))[:3]

@@ -1,0 +1,135 @@
+"""The workflow observations of the reducer, on the hand-made logs of make_workflow_logs.py."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from reasonlessons.capture.reduce.observations import (
+    CommitGate,
+    GitFact,
+    Loop,
+    SessionObservations,
+    SetupStep,
+    SuggestedFix,
+    ToolRule,
+    Verification,
+    WorkdirFix,
+)
+from tests.capturesupport import CAPTURE, observe
+from tests.paths import RESOURCES
+
+REPOS = RESOURCES / "repos"
+CLAUDE = CAPTURE / "claude-code"
+GO = CAPTURE / "codex" / "rollout-2026-05-07T08-00-00-bbbb3333-0000-4000-8000-000000000003.jsonl"
+
+
+def _one(path: Path, repo: str) -> SessionObservations:
+    (obs,) = observe(path, root=REPOS / repo)
+    return obs
+
+
+def _of(obs: SessionObservations, kind: type) -> list:  # type: ignore[type-arg]
+    return [item for item in obs.items if isinstance(item, kind)]
+
+
+def test_a_commit_rejected_until_a_formatter_ran_is_a_gate() -> None:
+    obs = _one(CLAUDE / "elixir-commit.jsonl", "capture-elixir")
+    (gate,) = _of(obs, CommitGate)
+    assert [s.form for s in gate.steps] == ["mix format", "mix dialyzer", "mix test"]
+    assert gate.rejected == 4
+    assert gate.rejections[0].excerpt.startswith("Exit code 1\nPre-commit validation failed:")
+    assert gate.routine == ("mix test",)
+
+
+def test_the_same_rejection_three_times_is_a_loop_whatever_the_commit_message() -> None:
+    obs = _one(CLAUDE / "elixir-commit.jsonl", "capture-elixir")
+    (loop,) = _of(obs, Loop)
+    assert (loop.subject, loop.count, loop.resolved, loop.bypass) == ("git commit", 3, True, ("--no-verify",))
+
+
+def test_checks_run_before_every_commit_are_a_routine_gate() -> None:
+    obs = _one(CLAUDE / "python-setup.jsonl", "capture-py")
+    (gate,) = _of(obs, CommitGate)
+    assert (gate.rejections, gate.commits) == ((), 2)
+    assert [s.form for s in gate.steps] == ["uv run ruff check", "uv run pytest"]
+
+
+def test_a_command_named_by_the_error_then_the_rerun_is_a_suggested_fix() -> None:
+    (fix,) = _of(_one(GO, "capture-go"), SuggestedFix)
+    assert (fix.suggestion, fix.fix.form, fix.failure.call.invocation.base) == (
+        "go mod tidy",
+        "go mod tidy",
+        "go test",
+    )
+    (elixir,) = _of(_one(CLAUDE / "elixir-setup.jsonl", "capture-elixir"), SuggestedFix)
+    assert elixir.suggestion == "mix deps.get"
+
+
+def test_setup_steps_after_a_dependency_and_a_migration() -> None:
+    steps = {s.kind: s for s in _of(_one(CLAUDE / "python-setup.jsonl", "capture-py"), SetupStep)}
+    assert (steps["deps"].step.form, steps["deps"].trigger, steps["deps"].check.form) == (
+        "uv sync",
+        "pyproject.toml",
+        "uv run pytest",
+    )
+    assert steps["deps"].failed_before is not None
+    assert (steps["migrate"].step.form, steps["migrate"].trigger) == (
+        "uv run alembic upgrade head",
+        "migrations/",
+    )
+    elixir = {s.kind: s for s in _of(_one(CLAUDE / "elixir-setup.jsonl", "capture-elixir"), SetupStep)}
+    assert elixir["migrate"].step.form == "MIX_ENV=test mix ecto.migrate"
+    assert elixir["migrate"].trigger == "priv/repo/migrations/"
+    assert elixir["migrate"].failed_before is None  # the deps failure was over when the tests passed
+
+
+def test_tool_rules_of_each_agent_including_subagents() -> None:
+    elixir = _of(_one(CLAUDE / "elixir-setup.jsonl", "capture-elixir"), ToolRule)
+    assert {(r.agent, r.rule) for r in elixir} == {
+        ("claude-code", "edit-string-not-found"),
+        ("claude-code", "read-too-large"),
+    }
+    assert next(r for r in elixir if r.rule == "read-too-large").detail == "25000"
+    (codex,) = _of(_one(GO, "capture-go"), ToolRule)
+    assert (codex.agent, codex.rule) == ("codex", "patch-context-not-found")
+    (web,) = _of(_one(CLAUDE / "web-workdir.jsonl", "capture-web"), ToolRule)
+    assert web.rule == "write-before-read"  # refused inside an inline (isSidechain) subagent
+
+
+def test_a_refusal_that_teaches_no_rule_is_no_tool_rule() -> None:
+    assert not _of(_one(CLAUDE / "python-setup.jsonl", "capture-py"), ToolRule)  # EISDIR in a subagent
+    quiet = _one(CLAUDE / "quiet.jsonl", "capture-py")
+    assert not [i for i in quiet.items if not isinstance(i, Verification)]
+
+
+def test_git_facts() -> None:
+    (ignored,) = _of(_one(CLAUDE / "web-workdir.jsonl", "capture-web"), GitFact)
+    assert (ignored.kind, ignored.subject, ignored.detail) == ("force-add", "dist/", "dist/app.css")
+    (branch,) = _of(_one(GO, "capture-go"), GitFact)
+    assert (branch.kind, branch.subject, branch.detail) == ("default-branch", "master", "main")
+
+
+def test_where_a_command_must_run() -> None:
+    obs = _one(CLAUDE / "web-workdir.jsonl", "capture-web")
+    (fix,) = _of(obs, WorkdirFix)
+    assert (fix.fix.form, fix.workdir, fix.failure.call.invocation.workdir) == (
+        "node build.js",
+        "assets",
+        None,
+    )
+    checks = {v.invocation.category: v for v in _of(obs, Verification)}
+    assert (checks["typecheck"].form, checks["typecheck"].invocation.workdir) == (
+        "npx tsc --noEmit --skipLibCheck",
+        "todo-app",
+    )
+    # The shell moved into todo-app/ (the transcript's cwd): `npm test` ran there, in the background.
+    assert (checks["test"].form, checks["test"].invocation.workdir) == ("npm test", "todo-app")
+
+
+def test_a_loop_of_lint_failures_left_unresolved() -> None:
+    (loop,) = _of(_one(GO, "capture-go"), Loop)
+    assert (loop.subject, loop.count, loop.resolved) == ("make lint", 3, False)
+
+
+def test_test_failures_while_fixing_a_bug_are_no_loop() -> None:
+    assert not _of(_one(CLAUDE / "quiet.jsonl", "capture-py"), Loop)
