@@ -17,6 +17,7 @@ from reasonlessons.capture.reduce.observations import (
     RepeatedFailure,
 )
 from reasonlessons.sessions import signals
+from reasonlessons.sessions.commands import command_form
 from reasonlessons.sessions.edits import changed_region
 from reasonlessons.sessions.shell import Invocation
 
@@ -166,10 +167,14 @@ def edit_fix(obs: EditFix, place: SessionPlace) -> CandidateDraft | None:
         region = changed_region(edit.before, edit.after)
         if region is not None:
             changes.append(f"in `{edit.path}`: {code(region[0])} → {code(region[1])}")
-    if not changes:
+    if changes:
+        how = f"- Fix it as the agent did {'; '.join(changes[:2])}; the command then passed."
+    elif inv.category == "lint":
+        how = f"- Change the code it points at (here `{obs.edits[0].path}`) and run it again; it then passed."
+    else:
         return None
     message = _message(line, err)
-    head = f"{err}: " if err else ""
+    head = f"{err}: " if err else (f"{code(command_form(inv))}: " if inv.category == "lint" else "")
     extension = obs.edits[0].path.rsplit(".", 1)[-1] if "." in obs.edits[0].path.rsplit("/", 1)[-1] else ""
     top = obs.edits[0].path.split("/", 1)[0] if "/" in obs.edits[0].path else ""
     glob = f"{top}/**/*.{extension}" if top and extension else (f"**/*.{extension}" if extension else "")
@@ -179,8 +184,8 @@ def edit_fix(obs: EditFix, place: SessionPlace) -> CandidateDraft | None:
         description=one_line(f"{head}{message}"),
         body="\n".join(
             [
-                f"- {code(inv.base)} fails with {code(line)}{_exit(obs.failure)}.",
-                f"- Fix it as the agent did {'; '.join(changes[:2])}; the command then passed.",
+                f"- {code(command_form(inv))} fails with {code(line)}{_exit(obs.failure)}.",
+                how,
             ]
         ),
         kind="edit-fix",

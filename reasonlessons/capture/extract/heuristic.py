@@ -12,22 +12,31 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from reasonlessons.capture.extract import failures
+from reasonlessons.capture.extract import failures, workflow
 from reasonlessons.capture.extract import fingerprints as fpi
 from reasonlessons.capture.extract.context import SessionPlace
 from reasonlessons.capture.extract.draft import CandidateDraft, code, command_pattern, one_line, slug
 from reasonlessons.capture.reduce.observations import (
     ArgsFix,
     CommandFix,
+    CommitGate,
     Correction,
     CreatedFiles,
     EditFix,
+    GitFact,
+    Loop,
     RepeatedFailure,
     SessionObservations,
+    SetupStep,
+    Step,
+    SuggestedFix,
+    ToolRule,
     Verification,
+    WorkdirFix,
     Writ,
 )
 from reasonlessons.fingerprint.kinds import kind_of
+from reasonlessons.sessions import signals
 from reasonlessons.sessions.commands import narrows
 from reasonlessons.sessions.shell import CATEGORY_VERBS, parse
 
@@ -48,15 +57,39 @@ _PROGRAM = re.compile(r"^[A-Za-z][\w.+-]*$")
 def extract(session: SessionObservations, place: SessionPlace) -> list[CandidateDraft]:
     """Drafts for one session's observations, strongest first (not yet gated or de-duplicated)."""
     drafts: list[CandidateDraft] = []
+    checks = _checks(session)
     for item in session.items:
-        builder = _BUILDERS.get(type(item))
-        draft = builder(item, place) if builder is not None else None
+        if isinstance(item, Loop):
+            draft = workflow.loop(item, place, _remedy(item, checks))
+        else:
+            builder = _BUILDERS.get(type(item))
+            draft = builder(item, place) if builder is not None else None
         if draft is not None:
             drafts.append(draft)
     best_verifications = _best_verifications([i for i in session.items if isinstance(i, Verification)])
     drafts.extend(d for v in best_verifications if (d := verification(v, place)) is not None)
     drafts.sort(key=lambda d: -d.strength)
     return drafts
+
+
+def _checks(session: SessionObservations) -> list[Step]:
+    """The checks that passed in a session, as steps a lesson can name (a loop's remedy)."""
+    steps = [Step(v.form or v.invocation.base, v.invocation, v.refs[-1]) for v in session.items
+             if isinstance(v, Verification) and v.refs]  # fmt: skip
+    for item in session.items:
+        if isinstance(item, CommitGate):
+            steps.extend(item.steps)
+    return steps
+
+
+def _remedy(item: Loop, checks: list[Step]) -> Step | None:
+    """The check that runs what a loop's failure named (`[DIALYZER]` and `mix dialyzer`)."""
+    names = [n.lower() for n in signals.check_names(item.failure.excerpt)]
+    for name in names:
+        for step in checks:
+            if any(name == w.lower() or len(name) > 3 and name in w.lower() for w in step.form.split()):
+                return step
+    return None
 
 
 def _best_verifications(items: list[Verification]) -> list[Verification]:
@@ -268,4 +301,10 @@ _BUILDERS: dict[type[Any], Callable[[Any, SessionPlace], CandidateDraft | None]]
     CreatedFiles: layout,
     Writ: writ,
     Correction: correction,
+    CommitGate: workflow.commit_gate,
+    SuggestedFix: workflow.suggested_fix,
+    ToolRule: workflow.tool_rule,
+    SetupStep: workflow.setup_step,
+    GitFact: workflow.git_fact,
+    WorkdirFix: workflow.workdir_fix,
 }
