@@ -201,3 +201,28 @@ def check_names(text: str | None) -> list[str]:
     names = [m.group(1).strip() for m in _TAG.finditer(head)]
     names += [m.group(1).strip() for m in _HOOK_FAILED.finditer(head)]
     return list(dict.fromkeys(names))[:6]
+
+
+# A pipeline's exit code is its last command's: `mix test 2>&1 | tail -5` "passes" whatever the tests
+# did, and so does `cmd || true`. Only a failure the output states beyond doubt is believed.
+_MASKED = re.compile(
+    r"\|\s*(?:tail|head|grep|egrep|tee|less|more|cat|sed|awk|cut|sort)\b|\|\|\s*(?:true|echo|:)|;\s*echo\b"
+)
+_TEST_FAILED = re.compile(
+    r"^.*?(?<![\w.])(?:[1-9]\d*) (?:tests? )?(?:failed|failures?)\b.*$|^(?:FAIL|FAILED|--- FAIL)\b.*$|"
+    r"^.*test result: FAILED.*$",
+    re.MULTILINE,
+)
+_BUILD_FAILED = re.compile(
+    r"^.*(?:error TS\d{4}|npm ERR!|error\[E\d{4}\]|Build failed|BUILD FAILED|ERROR in |\u2718 \[ERROR\]).*$|"
+    r"^(?:\w+)?(?:Type|Reference|Syntax|Range)Error: .*$|^error: .*$|^\*\* \(\w+(?:\.\w+)*Error\) .*$",
+    re.MULTILINE,
+)
+
+
+def masked_failure(command: str, category: str | None, text: str | None) -> str | None:
+    """The line saying a check failed when the command line hid its exit code (`| tail`), or None."""
+    if not text or not category or not _MASKED.search(command):
+        return None
+    found = (_TEST_FAILED if category == "test" else _BUILD_FAILED).search(text[-8000:])
+    return found.group(0).strip()[:_LINE_CAP] if found else None

@@ -531,6 +531,7 @@ WORKFLOW = [
             "uv-sync-after-pyproject-toml",
         },
     ),
+    ("capture-web", ["claude-code/build-loop.jsonl"], {"npm-run-build-typeerror-cannot-read-properties"}),
     ("capture-py", ["claude-code/quiet.jsonl"], set()),
 ]
 

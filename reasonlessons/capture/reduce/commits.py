@@ -49,7 +49,7 @@ class CommitTracker:
         self._rejections: list[Failure] = []
         self._rejected = 0
         self._accepted: list[str] = []
-        self._before: list[set[str]] = []  # per accepted commit: the check forms run before it
+        self._before: list[list[str]] = []  # per accepted commit: the check forms run before it
         self._forms: dict[str, Step] = {}
 
     @staticmethod
@@ -91,8 +91,7 @@ class CommitTracker:
 
     def _commit(self, call: Call, clock: int) -> None:
         self._accepted.append(call.ref)
-        forms = {step.form for _, step in self._checks}
-        self._before.append(forms)
+        self._before.append(list(dict.fromkeys(step.form for _, step in self._checks)))
         for _, step in self._checks:
             self._forms.setdefault(step.form, step)
         pending, self._pending = self._pending, None

@@ -37,6 +37,7 @@ from reasonlessons.safety.redact import redact
 from reasonlessons.sessions import signals
 from reasonlessons.sessions.commands import command_form, segments, subcommand
 from reasonlessons.sessions.edits import Edit, Move, changed_region, file_edits, relative, shell_moves
+from reasonlessons.sessions.errorsig import error_signature
 from reasonlessons.sessions.events import Event
 from reasonlessons.sessions.shell import Invocation, parse
 
@@ -216,8 +217,9 @@ class SessionReducer:
         call_id, call = found
         edits = self._edits_of.pop(call_id, [])
         moves = self._moves_of.pop(call_id, [])
-        if event.is_error:
-            failure = self._failed(call, event)
+        masked = self._masked(call, event) if event.is_error is False else None
+        if event.is_error or masked is not None:
+            failure = self._failed(call, event, masked)
             if call.tool != "shell":
                 self._rules.refused(call.tool, event.text, event.raw_ref)
             if failure is not None:
@@ -264,21 +266,34 @@ class SessionReducer:
         self._setup.succeeded(call, parts, self._calls)
         self._git.succeeded(call, parts)
 
-    def _failed(self, call: Call, event: Event) -> Failure | None:
+    def _masked(self, call: Call, event: Event) -> str | None:
+        """The failure line of a check whose exit code a pipe hid (`mix test | tail -5`)."""
+        inv = call.invocation
+        if inv is None or inv.category is None or "|" not in call.command and ";" not in call.command:
+            return None
+        return signals.masked_failure(call.command, inv.category, event.text)
+
+    def _failed(self, call: Call, event: Event, masked: str | None = None) -> Failure | None:
         sig = event.error_sig or (f"exit {event.exit_code}" if event.exit_code else None)
+        if masked is not None:
+            sig = error_signature(masked)
         if not sig:
             return None
         text = event.text or ""
         call = self._attributed(call, text)
-        line, invocation = self._tell(text, sig, event.exit_code, event.error_kind)
+        line: str | None
+        if masked is not None:
+            line, invocation = masked, False
+        else:
+            line, invocation = self._tell(text, sig, event.exit_code, event.error_kind)
         failure = Failure(
             call=call,
             sig=sig,
             ref=event.raw_ref,
             line=line,
             exit_code=event.exit_code,
-            error_kind=event.error_kind,
-            excerpt=text[:_EXCERPT],
+            error_kind=event.error_kind or ("exit" if masked is not None else None),
+            excerpt=text[:_EXCERPT] if masked is None else text[-_EXCERPT:],
             invocation=invocation,
         )
         stat = self._stats.pop(call.key, None) or _Stat()

@@ -133,3 +133,14 @@ def test_a_loop_of_lint_failures_left_unresolved() -> None:
 
 def test_test_failures_while_fixing_a_bug_are_no_loop() -> None:
     assert not _of(_one(CLAUDE / "quiet.jsonl", "capture-py"), Loop)
+
+
+def test_a_loop_the_exit_code_did_not_show_is_read_from_the_output() -> None:
+    """`npm run build 2>&1 | tail -20` exits 0 whatever the build did: its TypeError says it failed."""
+    obs = _one(CLAUDE / "build-loop.jsonl", "capture-web")
+    (loop,) = _of(obs, Loop)
+    assert (loop.subject, loop.count, loop.resolved) == ("npm run build", 4, True)
+    assert loop.failure.line == "TypeError: Cannot read properties of undefined (reading 'map')"
+    assert loop.failure.call.invocation.workdir == "todo-app"
+    (build,) = _of(obs, Verification)
+    assert build.count == 1  # only the run that really passed

@@ -537,6 +537,23 @@ def python_setup() -> None:
     agent.write(HERE / "claude-code" / "agent-c0de3.jsonl")
 
 
+def build_loop() -> None:
+    """TypeScript, Claude Code: `npm run build` in `todo-app/` fails four times with the same
+    TypeError while `| tail` hides its exit code, then passes after the cause is fixed: a loop."""
+    root = "/home/dev/web"
+    c = Claude("ffff7777-0000-4000-8000-000000000007", root)
+    c.user("the todo list page crashes at build time")
+    error = "> todo-app@0.1.0 build\n> tsc && vite build\n\nTypeError: Cannot read properties of undefined (reading 'map')\n    at renderList (src/list.ts:14:22)"
+    for n in range(4):
+        c.bash("cd todo-app && npm run build 2>&1 | tail -20", error)
+        c.tool("Edit", {"file_path": f"{root}/todo-app/src/list.ts", "old_string": f"items{n}", "new_string": f"items{n + 1}"}, "The file has been updated successfully.")
+    c.tool("Read", {"file_path": f"{root}/todo-app/src/store.ts"}, "     1→export const store = { items: undefined };")
+    c.tool("Edit", {"file_path": f"{root}/todo-app/src/store.ts", "old_string": "items: undefined", "new_string": "items: []"}, "The file has been updated successfully.")
+    c.bash("cd todo-app && npm run build 2>&1 | tail -20", "vite v5.4.0 building for production...\n✓ built in 412ms")
+    c.say("The store now starts with an empty list; the build passes.")
+    c.write(HERE / "claude-code" / "build-loop.jsonl")
+
+
 def quiet() -> None:
     """Nothing worth a lesson: a refused tool, one harness error, a failing test fixed by editing the
     code (three failures with assertions), `git push` needing an upstream. Capture stays silent."""
@@ -581,6 +598,7 @@ def main() -> None:
     go_codex()
     web_claude()
     python_setup()
+    build_loop()
     quiet()
 
 
