@@ -489,7 +489,7 @@ WORKFLOW = [
     (
         "capture-elixir",
         ["claude-code/elixir-commit.jsonl"],
-        {"commit-gate-mix-format", "git-commit-dialyzer-loop"},
+        {"commit-gate-mix-format", "git-commit-dialyzer-loop", "test-command"},
     ),
     (
         "capture-elixir",

@@ -125,7 +125,9 @@ def args_fix(obs: ArgsFix, place: SessionPlace) -> CandidateDraft | None:
     failed = place.clean(obs.failure.line or obs.failure.sig)
     bullets = [f"- {code(tool)}{before_text} fails: {code(failed)}."]
     lookups = [t for t in obs.via if _LISTING.search(t)]
-    worked = place.clean(" and ".join(after)) + (" (an absolute path)" if absolute else "")
+    worked = place.clean(" and ".join(after))
+    if absolute:  # the path itself is the machine's: say what kind it was, and where it ended
+        worked = f"an absolute path (here one ending in {worked.split(' ', 1)[-1]})"
     if lookups:
         bullets.append(f"- Call {code(lookups[0])} first, then retry with {worked}.")
     else:

@@ -113,6 +113,8 @@ class CommitTracker:
                 for form in forms:
                     counts[form] = counts.get(form, 0) + 1
             routine = [f for f, n in counts.items() if n >= 2 and n * 2 >= commits and _checks_code(f)]
+            if not any(_checks_style(f) for f in routine):
+                routine = []  # running the tests before committing is what everyone does: no news
         if not self._gate and not routine:
             return None
         steps = list(self._gate)
@@ -155,6 +157,12 @@ def _wanted(step: Step, asked: list[str]) -> bool:
 def _checks_code(form: str) -> bool:
     inv = parse(form)
     return inv is not None and (inv.category is not None or is_fixer(inv))
+
+
+def _checks_style(form: str) -> bool:
+    """A linter, type checker or formatter: the kind of check a commit gate enforces."""
+    inv = parse(form)
+    return inv is not None and (inv.category in ("lint", "typecheck") or is_fixer(inv))
 
 
 def _order(step: Step) -> int:

@@ -80,6 +80,16 @@ RULES = (
         ("Edit", "replace_all"),
     ),
     Rule(
+        "patch-format",
+        ("codex",),
+        ("edit",),
+        re.compile(r"[Ii]nvalid patch|invalid hunk|must be '\*\*\* (?:Begin|End) Patch'"),
+        "apply_patch: keep the patch envelope (`*** Begin Patch` … `*** End Patch`) or it is refused",
+        "Give apply_patch the whole envelope: `*** Begin Patch`, `*** Update File: PATH` (or Add/Delete) "
+        "with `@@` hunks, and `*** End Patch` as the last line.",
+        ("apply_patch", "patch"),
+    ),
+    Rule(
         "patch-context-not-found",
         ("codex",),
         ("edit",),

@@ -31,7 +31,7 @@ def _kind(drafts: list[CandidateDraft], kind: str) -> list[CandidateDraft]:
 
 def test_commit_gate_names_the_commands_and_the_configs_that_define_them() -> None:
     (gate,) = _kind(drafts_of(CLAUDE / "elixir-commit.jsonl", root=REPOS / "capture-elixir"), "commit-gate")
-    assert gate.description.startswith("Before `git commit`, run `mix format`, `mix dialyzer` and `mix test`")
+    assert gate.description.startswith("Before `git commit`, run `mix format` and `mix dialyzer`")
     assert (
         "`Pre-commit validation failed: [FORMAT] Code is not formatted. Run 'mix format' to fix.`"
         in gate.body
