@@ -527,6 +527,7 @@ WORKFLOW = [
         ["claude-code/python-setup.jsonl", "claude-code/agent-c0de3.jsonl"],
         {
             "commit-gate-uv-run-ruff-check",
+            "git-default-branch-master",
             "uv-run-alembic-upgrade-head-after-migrations",
             "uv-sync-after-pyproject-toml",
         },

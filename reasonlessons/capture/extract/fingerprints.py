@@ -223,6 +223,7 @@ def _defining(inv: Invocation, prefix: str, facts: RepoFacts, *, absent_ok: bool
         single = False
     elif inv.tool in _TASK_TABLES and inv.script:
         out.extend(field_entry(f"{prefix}{name}", "tasks", inv.script) for name in _TASK_TABLES[inv.tool])
+        out.extend(f"{prefix}{name}" for name in _TASK_TABLES[inv.tool])  # tasks kept elsewhere
     elif inv.tool in _NODE_TOOLS:
         package = _NODE_PACKAGES.get(inv.tool, inv.tool)
         if inv.tool in ("tsc", "vue-tsc"):

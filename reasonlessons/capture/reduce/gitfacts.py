@@ -22,6 +22,10 @@ _UNKNOWN = re.compile(
 )
 _BRANCHES = frozenset({"main", "master", "develop", "development", "trunk", "dev"})
 _FORCE = frozenset({"-f", "--force"})
+_LISTED = re.compile(
+    r"(?:^[*\s]+|origin/|HEAD branch: |refs/heads/)(main|master|develop|development|trunk|dev)\b",
+    re.MULTILINE,
+)
 
 
 class GitTracker:
@@ -51,14 +55,14 @@ class GitTracker:
                 self._branch = (failure, name)
                 break
 
-    def succeeded(self, call: Call, segments: tuple[Invocation, ...]) -> None:
+    def succeeded(self, call: Call, segments: tuple[Invocation, ...], output: str | None = None) -> None:
         for inv in segments:
             if inv.tool != "git":
                 continue
             if self._ignored is not None and git_subcommand(inv) == "add" and _FORCE & set(inv.argv):
                 self._forced(call, inv)
             if self._branch is not None:
-                self._branched(call, inv)
+                self._branched(call, inv, output or "")
 
     def _forced(self, call: Call, inv: Invocation) -> None:
         assert self._ignored is not None
@@ -73,14 +77,16 @@ class GitTracker:
                 self._ignored = None
                 return
 
-    def _branched(self, call: Call, inv: Invocation) -> None:
+    def _branched(self, call: Call, inv: Invocation, output: str) -> None:
         assert self._branch is not None
         failure, missing = self._branch
-        for word in inv.argv[1:]:
-            for part in re.split(r"\.{2,3}", word):
-                name = part.removeprefix("origin/")
-                if name in _BRANCHES and name != missing:
-                    step = Step(command_form(inv), inv, call.ref)
-                    self.found.append(GitFact("default-branch", name, missing, failure, step))
-                    self._branch = None
-                    return
+        named = [p.removeprefix("origin/") for w in inv.argv[1:] for p in re.split(r"\.{2,3}", w)]
+        if git_subcommand(inv) in ("branch", "remote", "symbolic-ref", "rev-parse", "show-ref"):
+            # `git branch -a`, `git remote show origin`: the branches that do exist, in the output
+            named += _LISTED.findall(output[:4000])
+        for name in named:
+            if name in _BRANCHES and name != missing:
+                step = Step(command_form(inv), inv, call.ref)
+                self.found.append(GitFact("default-branch", name, missing, failure, step))
+                self._branch = None
+                return

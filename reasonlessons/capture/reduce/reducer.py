@@ -228,7 +228,7 @@ class SessionReducer:
             self._succeeded(call, event)
             self._apply(edits)
             self._move(moves)
-            self._flow_succeeded(call)
+            self._flow_succeeded(call, event.text)
         elif call.tool == "shell" and event.call_id:
             self._running[event.call_id] = call  # still running: its outcome comes in a later result
             if len(self._running) > _RUNNING_MAX:
@@ -253,7 +253,7 @@ class SessionReducer:
         self._setup.failed(failure, parts, self._calls)
         self._git.failed(failure, parts)
 
-    def _flow_succeeded(self, call: Call) -> None:
+    def _flow_succeeded(self, call: Call, output: str | None = None) -> None:
         if call.tool != "shell":
             self._rules.worked(call.tool)
             self._loops.succeeded(call.key)
@@ -264,7 +264,7 @@ class SessionReducer:
         self._commits.succeeded(call, parts, self._calls)
         self._suggested.succeeded(call, parts, what, self._calls)
         self._setup.succeeded(call, parts, self._calls)
-        self._git.succeeded(call, parts)
+        self._git.succeeded(call, parts, output)
 
     def _masked(self, call: Call, event: Event) -> str | None:
         """The failure line of a check whose exit code a pipe hid (`mix test | tail -5`)."""

@@ -107,6 +107,8 @@ def test_git_facts() -> None:
     assert (ignored.kind, ignored.subject, ignored.detail) == ("force-add", "dist/", "dist/app.css")
     (branch,) = _of(_one(GO, "capture-go"), GitFact)
     assert (branch.kind, branch.subject, branch.detail) == ("default-branch", "master", "main")
+    (listed,) = _of(_one(CLAUDE / "python-setup.jsonl", "capture-py"), GitFact)
+    assert (listed.subject, listed.detail, listed.fix.form) == ("master", "main", "git branch -a")
 
 
 def test_where_a_command_must_run() -> None:

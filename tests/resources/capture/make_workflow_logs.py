@@ -485,8 +485,8 @@ def web_claude() -> None:
 def python_setup() -> None:
     """Python, Claude Code: a dependency added to pyproject.toml needs `uv sync` before the tests; an
     Alembic migration needs `alembic upgrade head`; `uv run ruff check .` and `uv run pytest` run
-    before both commits. A subagent kept beside the transcript (`agent-<id>.jsonl`) hits a refusal
-    that teaches nothing (a directory read)."""
+    before both commits; `main` is unknown and `git branch -a` lists `master`. A subagent kept beside
+    the transcript (`agent-<id>.jsonl`) hits a refusal that teaches nothing (a directory read)."""
     root = "/Users/dev/code/api"
     session = "dddd5555-0000-4000-8000-000000000005"
     c = Claude(session, root)
@@ -522,6 +522,8 @@ def python_setup() -> None:
     c.bash("uv run pytest -q", "8 passed in 0.35s")
     c.bash("uv run ruff check .", "All checks passed!")
     c.bash("git commit -am 'feat: invoices table'", "[main 2222222] feat: invoices table")
+    c.bash("git diff --stat main", "fatal: ambiguous argument 'main': unknown revision or path not in the working tree.", 128)
+    c.bash("git branch -a", "* feat/billing\n  master\n  remotes/origin/HEAD -> origin/master\n  remotes/origin/master")
     c.say("Billing client and invoices table added.")
     c.write(HERE / "claude-code" / "python-setup.jsonl")
     agent = Claude(session, root, sidechain=True)
