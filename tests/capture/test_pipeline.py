@@ -556,3 +556,27 @@ def test_workflow_lessons_in_four_ecosystems(
         for machine in ("/home/", "/Users/", "C:\\", "/c/Users", "/tmp/", ".claude/worktrees"):
             assert machine not in text, (path.name, machine)
     assert _run(repo, *copied).written == []
+
+
+def test_a_tool_rule_seen_again_in_another_session_gains_evidence(
+    make_repo: Callable[[str], Path], tmp_path: Path
+) -> None:
+    repo = make_repo("capture-elixir")
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    first = logs / "first.jsonl"
+    shutil.copy(CAPTURE / "claude-code" / "elixir-setup.jsonl", first)
+    second = logs / "second.jsonl"
+    second.write_text(
+        first.read_text().replace(
+            "aaaa2222-0000-4000-8000-000000000002", "aaaa2222-0000-4000-8000-00000000000b"
+        )
+    )
+    report = _run(repo, first, second)
+    assert "claude-code-edit-string-not-found" in {i.name for i in report.updated}
+    rule = read_lesson(_candidates(repo)["claude-code-edit-string-not-found"])
+    assert {e["session"] for e in rule.meta["evidence"]} == {
+        "aaaa2222-0000-4000-8000-000000000002",
+        "aaaa2222-0000-4000-8000-00000000000b",
+    }
+    assert not [name for name in _candidates(repo) if name.endswith("-2")]

@@ -205,7 +205,7 @@ def tool_rule(obs: ToolRule, place: SessionPlace) -> CandidateDraft | None:
         evidence=place.evidence(*obs.refs),
         outcome="mixed",
         tags=["tool-rule", obs.agent, "global"],
-        claims=[rule.id],
+        claims=[obs.agent, rule.claim],
     )
 
 

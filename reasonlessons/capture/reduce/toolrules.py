@@ -26,6 +26,7 @@ class Rule:
     title: str  # the description, `{detail}` filled from the pattern's first group
     advice: str  # the bullet saying what to do instead
     keywords: tuple[str, ...]
+    claim: str  # words of `advice` no other rule has: what makes another session's draft the same
 
 
 RULES = (
@@ -38,6 +39,7 @@ RULES = (
         'When Edit says "String to replace not found in file", Read the file again and copy the '
         "current text into `old_string`; retrying from memory fails again.",
         ("Edit", "old_string"),
+        "String to replace not found in file",
     ),
     Rule(
         "write-before-read",
@@ -48,6 +50,7 @@ RULES = (
         "Read the file (at least once in the session) before Edit or Write: they refuse a file "
         'that "has not been read yet".',
         ("Edit", "Write", "Read"),
+        "has not been read yet",
     ),
     Rule(
         "modified-since-read",
@@ -58,6 +61,7 @@ RULES = (
         "After a formatter, a hook or a command changed a file, Read it again before Edit/Write: "
         'they refuse a file "modified since read".',
         ("Edit", "Write", "format"),
+        "modified since read",
     ),
     Rule(
         "read-too-large",
@@ -68,6 +72,7 @@ RULES = (
         "Read refuses files over the token limit: read them in parts with `offset`/`limit`, or Grep "
         "for the part you need.",
         ("Read", "offset", "limit"),
+        "over the token limit",
     ),
     Rule(
         "edit-many-matches",
@@ -78,6 +83,7 @@ RULES = (
         "When Edit finds several matches, add surrounding lines to `old_string` until it is unique, "
         "or pass `replace_all: true` when every occurrence should change.",
         ("Edit", "replace_all"),
+        "finds several matches",
     ),
     Rule(
         "patch-format",
@@ -88,6 +94,7 @@ RULES = (
         "Give apply_patch the whole envelope: `*** Begin Patch`, `*** Update File: PATH` (or Add/Delete) "
         "with `@@` hunks, and `*** End Patch` as the last line.",
         ("apply_patch", "patch"),
+        "whole envelope",
     ),
     Rule(
         "patch-context-not-found",
@@ -98,6 +105,7 @@ RULES = (
         "Before apply_patch, print the current lines (`sed -n 'A,Bp' FILE`) and copy the context from "
         "them: a patch whose context is not in the file is refused.",
         ("apply_patch", "patch"),
+        "context is not in the file",
     ),
 )
 _BY_TOOL: dict[str, tuple[Rule, ...]] = {}
