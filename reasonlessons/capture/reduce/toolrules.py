@@ -4,7 +4,8 @@ Claude Code's Edit refuses an `old_string` it cannot find, Write refuses a file 
 refuses a file over its token limit; Codex's `apply_patch` refuses a patch whose context lines are not
 in the file. Each is a habit to change (read again, read in parts), not a fact about one repository,
 so capture proposes it for the global scope, tagged for the agent it applies to. Only refusals the
-agent then got past (the same tool worked afterwards) count: that is what shows the rule.
+agent then got past (the same tool, or the one the advice names instead, worked afterwards) count:
+that is what shows the rule.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ class Rule:
     advice: str  # the bullet saying what to do instead
     keywords: tuple[str, ...]
     claim: str  # words of `advice` no other rule has: what makes another session's draft the same
+    also: tuple[str, ...] = ()  # other tools (lower case) whose success shows the advice was followed
 
 
 RULES = (
@@ -73,6 +75,7 @@ RULES = (
         "for the part you need.",
         ("Read", "offset", "limit"),
         "over the token limit",
+        ("grep", "glob", "search", "grep_search"),  # searching instead is the advice's other half
     ),
     Rule(
         "edit-many-matches",
@@ -144,7 +147,7 @@ class ToolRuleTracker:
 
     def worked(self, tool: str) -> None:
         """The tool worked: every rule it was refused by is now shown."""
-        for rule, ref, detail in [o for o in self._open if tool in o[0].tools]:
+        for rule, ref, detail in [o for o in self._open if tool in o[0].tools or tool.lower() in o[0].also]:
             self._open.remove((rule, ref, detail))
             old = self._seen.get(rule.id)
             refs = (*old.refs, ref)[:3] if old else (ref,)

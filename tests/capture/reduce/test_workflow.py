@@ -163,3 +163,20 @@ def test_tool_rules_hold_for_their_agent_only() -> None:
     assert envelope is not None
     assert envelope[0].id == "patch-format"
     assert toolrules.match("claude-code", "read", "EISDIR: illegal operation on a directory, read") is None
+
+
+def test_a_read_refused_for_size_and_followed_by_a_grep_shows_the_rule() -> None:
+    from reasonlessons.capture.reduce.toolrules import ToolRuleTracker
+
+    refusal = "File content (41234 tokens) exceeds maximum allowed tokens (25000). Please use offset"
+    tracker = ToolRuleTracker("claude-code")
+    assert tracker.refused("read", refusal, "s.jsonl:3")
+    tracker.worked("Edit")  # another tool working shows nothing
+    assert tracker.finish() == []
+    tracker.worked("Grep")  # the advice's other half: search instead of reading the whole file
+    (rule,) = tracker.finish()
+    assert (rule.rule, rule.detail, rule.refs) == ("read-too-large", "25000", ("s.jsonl:3",))
+    other = ToolRuleTracker("claude-code")
+    other.refused("edit", "String to replace not found in file.", "s.jsonl:9")
+    other.worked("Grep")  # a Grep does not show Edit's rule
+    assert other.finish() == []
