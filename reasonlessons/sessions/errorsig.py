@@ -25,7 +25,8 @@ _NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)*")
 _SPACE = re.compile(r"\s+")
 _ERROR_LINE = re.compile(
     r"error|exception|fail|fatal|denied|not found|no such|cannot|can't|unable|invalid|refus"
-    r"|panic|enoent|eacces|timed? ?out|killed|traceback|not allowed|permission|missing",
+    r"|panic|enoent|eacces|timed? ?out|killed|traceback|not allowed|permission|missing"
+    r"|\bundefined:|\bundeclared\b|\bnot defined\b",  # Go's `undefined: x`, JS's `x is not defined`
     re.IGNORECASE,
 )
 _PY_EXC = re.compile(r"^[\w.]*(Error|Exception|Exit|Interrupt)\b")
@@ -103,7 +104,7 @@ def _pick_error_line(text: str) -> str | None:
 _LOCATION_LINE = re.compile(r"^[^\w./~-]*[\w./~-]+\.\w{1,6}:\d+(?::\d+)?(?:\s|$|:)")
 _PROGRESS = re.compile(
     r"^(?:Exit code:? -?\d+|Checking \d+|Compiling|Generated |Running |Finished |Analysis took|"
-    r"Please report|==>|\$ )",
+    r"Please report|==>|\$ |# [\w./@-]+$)",  # `# example.com/pkg`: the package Go's errors follow
     re.IGNORECASE,
 )
 
@@ -115,6 +116,7 @@ def _message_line(lines: list[str]) -> str:
         if (
             _LOCATION_LINE.match(line)
             and not _LOCATION_LINE.match(before)
+            and not _PROGRESS.match(before)
             and re.search(r"[A-Za-z]{3}", before)
         ):
             return before

@@ -112,7 +112,10 @@ def telling_line(text: str | None, sig: str | None) -> str | None:
         return None
     # Only lines holding the signature's longest literal piece can have produced it.
     piece = max((p.strip() for p in _PLACEHOLDER.split(sig)), key=len)
-    lines = [_undecorated(line) for line in text.splitlines()[:_SCAN_LINES] if piece in line]
+    # Signatures collapse runs of spaces (`4:7  error  'x' is …`): compare lines collapsed too.
+    lines = [
+        _undecorated(line) for line in text.splitlines()[:_SCAN_LINES] if piece in " ".join(line.split())
+    ]
     for line in lines:
         if error_signature(line) == sig:
             return line[:_LINE_CAP]

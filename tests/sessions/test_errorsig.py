@@ -143,3 +143,13 @@ def test_exit_prefix() -> None:
     assert parse_exit_prefix("Exit code 1\nnpm ERR!") == 1
     assert parse_exit_prefix("Error: Exit code 127\n") == 127
     assert parse_exit_prefix("no code here") is None
+
+
+def test_go_compile_errors_are_named_by_their_message_not_the_package_header() -> None:
+    undefined = error_signature("# example.com/x\n./main.go:12:2: undefined: config.Load")
+    assert undefined is not None
+    assert "undefined: config.Load" in undefined
+    unused = error_signature("# example.com/x/internal\ninternal/a.go:3:2: declared and not used: y")
+    assert unused is not None
+    assert "declared and not used" in unused
+    assert error_signature("ReferenceError: foo is not defined") == "ReferenceError: foo is not defined"

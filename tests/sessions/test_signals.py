@@ -79,3 +79,10 @@ def test_a_linters_finding_is_the_telling_line_not_its_decoration() -> None:
     assert sig is not None
     assert telling_line(output, sig) == "Nested modules could be aliased at the top of the invoking module."
     assert phrase(sig, words=3) == "Nested modules could"
+
+
+def test_the_telling_line_is_found_when_its_spaces_were_collapsed_in_the_signature() -> None:
+    finding = "  4:7  error  'unused' is assigned a value but never used  @x/y"
+    text = f"✖ eslint --fix:\n\nweb/src/date.ts\n{finding}\n"
+    line = telling_line(text, error_signature(text))
+    assert line == "4:7  error  'unused' is assigned a value but never used  @x/y"
