@@ -160,6 +160,9 @@ def strip_prefixes(words: list[str]) -> tuple[list[str], list[str]]:
     return env, words[i:]
 
 
+_PM_DIR_FLAGS = frozenset({"--prefix", "-C", "--dir", "--cwd", "--filter", "-F", "-w", "--workspace"})
+
+
 def _program(word: str) -> str:
     name = word.rsplit("/", 1)[-1]
     return name.removesuffix(".exe").removesuffix(".cmd")
@@ -184,6 +187,11 @@ def _resolve(words: list[str]) -> tuple[str, str | None, str | None, list[str]]:
             return tool, runner, script, tail
         return prog, None, None, []
     if prog in _PACKAGE_MANAGERS:
+        # `npm --prefix web test`, `pnpm -C web --filter api test`: the sub-project flags come first.
+        while args and args[0].split("=", 1)[0] in _PM_DIR_FLAGS:
+            args = args[1:] if "=" in args[0] else args[2:]
+        if prog == "yarn" and args[:1] == ["workspace"] and len(args) > 2:
+            args = args[2:]  # `yarn workspace web test`
         if args[:1] in (["run"], ["run-script"]) and len(args) > 1:
             return prog, None, args[1], args[2:]
         if prog == "npm" and args[:1] in (["test"], ["t"], ["start"]):
@@ -203,6 +211,9 @@ def _resolve(words: list[str]) -> tuple[str, str | None, str | None, list[str]]:
         if rest:
             tool, inner, script, tail = _resolve(rest)
             return tool, f"{prog} run" + (f" {inner}" if inner else ""), script, tail
+    if prog == "bundle" and args[:1] == ["exec"] and len(args) > 1:
+        tool, _, script, tail = _resolve(args[1:])
+        return tool, "bundle exec", script, tail
     if prog in ("make", "just", "task") and args and not args[0].startswith("-") and "=" not in args[0]:
         return prog, None, args[0], args[1:]
     if prog == "mise" and args[:1] in (["run"], ["r"]) and len(args) > 1 and not args[1].startswith("-"):

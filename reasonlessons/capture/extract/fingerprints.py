@@ -55,6 +55,8 @@ _PY_CONFIG = {
     "nox": ("noxfile.py",),
     "coverage": ("pyproject.toml#tool.coverage",),
 }
+_PY_PROJECT = ("pyproject.toml", "setup.cfg", "Pipfile", "requirements-dev.txt", "requirements.txt")
+_PY_RUNNER_FILES = {"pipenv run": ("Pipfile", "pyproject.toml")}
 _BUILD_FILES = {
     "make": ("Makefile", "makefile", "GNUmakefile"),
     "just": ("justfile", "Justfile"),
@@ -86,6 +88,7 @@ _SUBCOMMAND_FILES = {
 }
 # Task runners whose config names each task: `mise run test` depends on `mise.toml#tasks.test`.
 _TASK_TABLES = {"mise": ("mise.toml", ".mise.toml"), "task": ("Taskfile.yml", "Taskfile.yaml")}
+_PACKAGE_TOOLS = frozenset({"npm", "pnpm", "yarn", "bun"})
 _INTERPRETERS = frozenset(
     {"node", "python", "python3", "bash", "sh", "ruby", "perl", "tsx", "ts-node", "deno", "bun"}
 )
@@ -189,6 +192,31 @@ def _prefix(inv: Invocation, base: str) -> str:
     return "/".join(parts) + "/" if parts else ""
 
 
+# Flags that point a command at a sub-project: `npm run lint -w web`, `npm --prefix web test`,
+# `pnpm -C web test`, `yarn --cwd web test`, `tsc -p web` (a directory or its tsconfig file).
+_NODE_DIR_FLAGS = frozenset({"-w", "--workspace", "--prefix", "-C", "--dir", "--cwd", "--filter", "-F"})
+_TSC_DIR_FLAGS = frozenset({"-p", "--project"})
+
+
+def _target_dir(inv: Invocation) -> str:
+    """The sub-project directory a flag of `inv` names (`web/`), or ``."""
+    flags = _TSC_DIR_FLAGS if inv.tool in ("tsc", "vue-tsc") else _NODE_DIR_FLAGS
+    if inv.tool not in ("tsc", "vue-tsc") and not inv.manager and inv.tool not in _PACKAGE_TOOLS:
+        return ""
+    argv = list(inv.argv)
+    for i, word in enumerate(argv):
+        name, eq, value = word.partition("=")
+        if name not in flags:
+            continue
+        target = value if eq else (argv[i + 1] if i + 1 < len(argv) else "")
+        target = target.strip("'\"").removeprefix("./").rstrip("/")
+        if target.endswith(".json"):  # `tsc -p web/tsconfig.app.json`: its directory
+            target = target.rpartition("/")[0]
+        if target and not target.startswith(("/", "~", "..", "-")) and "*" not in target:
+            return target + "/"
+    return ""
+
+
 def for_invocation(
     inv: Invocation, facts: RepoFacts, *, base: str = "", absent_ok: bool = False
 ) -> list[str]:
@@ -198,7 +226,7 @@ def for_invocation(
     a lesson born of `Missing script: lint` depends on that absence and goes stale when it ends.
     """
     found: list[str] = []
-    for prefix in _prefixes(_prefix(inv, base)):
+    for prefix in _prefixes(_prefix(inv, base) + _target_dir(inv)):
         found = _defining(inv, prefix, facts, absent_ok=absent_ok)
         if found:
             break
@@ -232,6 +260,8 @@ def _defining(inv: Invocation, prefix: str, facts: RepoFacts, *, absent_ok: bool
         single = False
     elif inv.tool in _PY_CONFIG:
         out.extend(f"{prefix}{entry}" for entry in _PY_CONFIG[inv.tool])
+        # No table of its own: the project file that installs the tool and runs it (`uv run pytest`).
+        out.extend(f"{prefix}{name}" for name in _PY_RUNNER_FILES.get(inv.runner or "", _PY_PROJECT))
     elif first in _SUBCOMMAND_FILES:
         out.extend(f"{prefix}{name}" for name in _SUBCOMMAND_FILES[first])
     elif inv.tool in _BUILD_FILES:

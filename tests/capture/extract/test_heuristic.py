@@ -192,6 +192,17 @@ TS_PACKAGE = '{"devDependencies": {"typescript": "5"}}'
         ({"Cargo.toml": ""}, "cargo test", ["Cargo.toml"]),
         ({"pyproject.toml": "[tool.pytest.ini_options]\n"}, "uv run pytest", [PYTEST_TABLE]),
         ({"pyproject.toml": "[project]\n"}, "uv sync", ["pyproject.toml"]),
+        ({"pyproject.toml": "[project]\n"}, "uv run pytest -q", ["pyproject.toml"]),  # no table: the project
+        ({"setup.cfg": "[tool:pytest]\n"}, "pytest", ["setup.cfg"]),
+        ({"Pipfile": ""}, "pipenv run mypy src", ["Pipfile"]),
+        ({"web/package.json": '{"scripts": {"lint": "eslint ."}}'}, "npm run lint -w web", [
+            "web/package.json#scripts.lint"]),
+        ({"web/package.json": '{"scripts": {"test": "jest"}}'}, "npm --prefix web test", [
+            "web/package.json#scripts.test"]),
+        ({"web/tsconfig.json": "{}", "web/package.json": TS_PACKAGE}, "npx tsc --noEmit -p web", [
+            "web/tsconfig.json", "web/package.json#devDependencies.typescript"]),
+        ({"web/tsconfig.app.json": "{}", "web/tsconfig.json": "{}"}, "npx tsc -p web/tsconfig.app.json", [
+            "web/tsconfig.json"]),
         ({"Makefile": "test:\n"}, "make test", ["Makefile"]),
         ({"justfile": "test:\n"}, "just test", ["justfile"]),
         ({"mise.toml": "[tasks.test]\nrun = 'x'\n"}, "mise run test", ["mise.toml#tasks.test"]),
