@@ -12,6 +12,7 @@ import re
 from functools import lru_cache
 
 from reasonlessons.sessions.shell import (
+    PM_DIR_FLAGS,
     PYTHONS,
     Invocation,
     is_pathish,
@@ -21,6 +22,7 @@ from reasonlessons.sessions.shell import (
     words_of,
 )
 
+_PACKAGE_MANAGERS = frozenset({"npm", "pnpm", "yarn", "bun"})
 # Flags that pick which tests run or how they are shown, not how the command works: left out of the
 # form a lesson recommends (`mix test --seed 0` is `mix test`), with the value that follows them.
 _RUN_ONLY_FLAGS = frozenset(
@@ -48,6 +50,11 @@ def _read_args(inv: Invocation) -> tuple[list[str], bool]:
         has_value = nxt is not None and not nxt.startswith("-") and "=" not in word and nxt not in known
         if word.startswith("-") and word != "-":
             name = word.split("=", 1)[0]
+            if inv.tool in _PACKAGE_MANAGERS and name in PM_DIR_FLAGS:
+                # `pnpm --filter api test`, `npm -w web run lint`: which package runs is the command.
+                kept.extend((word, nxt) if "=" not in word and nxt is not None else (word,))
+                i += 1 if "=" in word or nxt is None else 2
+                continue
             if name in _RUN_ONLY_FLAGS:
                 chose = chose or name in ("-k", "-run", "-t", "--testNamePattern", "--grep", "--filter")
                 i += 2 if has_value and name not in ("-v", "-vv", "-q", "--verbose", "--quiet") else 1
@@ -156,12 +163,26 @@ def subcommand(inv: Invocation) -> str | None:
     return next((w for w in words[at + 1 :] if not w.startswith("-")), None)
 
 
+def _script_setup_kind(inv: Invocation) -> str | None:
+    """`db:generate`, `gen-types`, `prisma:generate` by a part of the name; `pnpm prisma generate`
+    (a package's binary run like a script) by the tool and its sub-command."""
+    script = (inv.script or "").lower()
+    kind = _SETUP_SCRIPTS.get(script)
+    if kind is None:
+        kind = next((_SETUP_SCRIPTS[p] for p in re.split(r"[:_-]", script) if p in _SETUP_SCRIPTS), None)
+    if kind is None:
+        rest = inv.argv[inv.argv.index(inv.script) + 1 :] if inv.script in inv.argv else ()
+        sub = next((a for a in rest if not a.startswith("-")), None)
+        kind = _SETUP.get((script, sub)) if sub else None
+    return kind
+
+
 def setup_kind(inv: Invocation) -> str | None:
     """`deps`, `migrate` or `codegen` for a command that prepares the project, else None."""
     if inv.category is not None:
         return None
     if inv.script is not None:
-        return _SETUP_SCRIPTS.get(inv.script.lower())
+        return _script_setup_kind(inv)
     at = next((i for i, w in enumerate(inv.argv) if w.rsplit("/", 1)[-1] == inv.tool), 0)
     args = [a for a in inv.argv[at + 1 :] if not a.startswith("-")]
     if PYTHONS.match(inv.tool) and args[:2] in (["manage.py", "migrate"], ["manage.py", "makemigrations"]):

@@ -160,7 +160,7 @@ def strip_prefixes(words: list[str]) -> tuple[list[str], list[str]]:
     return env, words[i:]
 
 
-_PM_DIR_FLAGS = frozenset({"--prefix", "-C", "--dir", "--cwd", "--filter", "-F", "-w", "--workspace"})
+PM_DIR_FLAGS = frozenset({"--prefix", "-C", "--dir", "--cwd", "--filter", "-F", "-w", "--workspace"})
 
 
 def _program(word: str) -> str:
@@ -188,7 +188,7 @@ def _resolve(words: list[str]) -> tuple[str, str | None, str | None, list[str]]:
         return prog, None, None, []
     if prog in _PACKAGE_MANAGERS:
         # `npm --prefix web test`, `pnpm -C web --filter api test`: the sub-project flags come first.
-        while args and args[0].split("=", 1)[0] in _PM_DIR_FLAGS:
+        while args and args[0].split("=", 1)[0] in PM_DIR_FLAGS:
             args = args[1:] if "=" in args[0] else args[2:]
         if prog == "yarn" and args[:1] == ["workspace"] and len(args) > 2:
             args = args[2:]  # `yarn workspace web test`

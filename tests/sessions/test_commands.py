@@ -36,6 +36,9 @@ def _inv(command: str):  # type: ignore[no-untyped-def]
         ("npm test -- --run", "npm test -- --run", False),
         ("cargo test --workspace -- --nocapture", "cargo test --workspace -- --nocapture", False),
         ("cd assets && npx vitest run --config v.config.ts", "npx vitest run --config v.config.ts", False),
+        ("pnpm --filter api test", "pnpm --filter api test", False),  # which package is the command
+        ("npm run lint -w web -- --fix", "npm run lint -w web -- --fix", False),
+        ("npx vitest run --filter parser", "npx vitest run", True),
     ],
 )  # fmt: skip
 def test_command_form_keeps_the_flags_and_drops_the_selection(
@@ -63,6 +66,9 @@ def test_command_form_keeps_the_flags_and_drops_the_selection(
         ("mix ash.codegen --name add_x", "codegen"),
         ("npx prisma generate", "codegen"),
         ("npm run codegen", "codegen"),
+        ("pnpm --filter api db:generate", "codegen"),  # by a part of the script's name
+        ("pnpm prisma generate", "codegen"),  # a package's binary run like a script
+        ("npm run lint:fix", None),
         ("mix test", None),
         ("npm run build", None),
         ("git status", None),

@@ -8,6 +8,8 @@ the changed manifest or migrations directory for a setup step, `.gitignore` for 
 
 from __future__ import annotations
 
+import re
+
 from reasonlessons.capture.extract import fingerprints as fpi
 from reasonlessons.capture.extract.context import SessionPlace
 from reasonlessons.capture.extract.draft import CandidateDraft, code, command_pattern, one_line, slug
@@ -54,7 +56,8 @@ def quote(failure: Failure, place: SessionPlace, limit: int = 140) -> str:
     if "\\n" in line or line.rstrip(":").endswith(("failed", "Failed", "error", "Error")):
         lines = [x.strip() for x in text.splitlines() if x.strip() and not x.lower().startswith("exit code")]
         line = " ".join(lines[:3]) or line
-    cleaned = place.clean(signals.unescaped(line))
+    # pre-commit's `ruff.....Failed` leaders say nothing: three dots are enough.
+    cleaned = re.sub(r"\.{4,}", "...", place.clean(signals.unescaped(line)))
     return cleaned if len(cleaned) <= limit else cleaned[: limit - 1].rsplit(" ", 1)[0] + "…"
 
 
@@ -220,6 +223,8 @@ def setup_step(obs: SetupStep, place: SessionPlace) -> CandidateDraft | None:
         changed = fpi.for_paths([path], place.facts)
         what = "adding a migration in" if obs.kind == "migrate" else "changing"
         when = f"After {what} {code(path)}"
+    elif obs.kind == "codegen":
+        when = "When the generated code may be stale"
     else:
         when = "When the tests fail on a missing dependency"
     if obs.kind == "migrate" and not changed:

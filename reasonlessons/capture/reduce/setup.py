@@ -4,6 +4,8 @@
 `mix deps.get` or `uv sync` after a dependency was added and the tests failed without it: a setup
 command (commands.setup_kind) that passed after such a change, followed by a passing test or build
 run within a few calls, says "after changing X, run Y". The change is what the lesson depends on.
+Code generation (`prisma generate`, `buf generate`, a `db:generate` script) counts when a test or
+build failed before it, after a change to its source (a schema, a .proto, an OpenAPI spec) or not.
 """
 
 from __future__ import annotations
@@ -22,6 +24,10 @@ MANIFESTS = frozenset(
         "build.gradle.kts", "pom.xml", "deno.json",
     }
 )  # fmt: skip
+# Sources of generated code: a Prisma or GraphQL schema, protobuf, sqlc queries, an OpenAPI spec.
+_SCHEMA = re.compile(
+    r"(?:\.(?:prisma|proto|graphqls?|gql|thrift|avsc)|(?:^|/)(?:openapi|swagger|sqlc)[\w.-]*\.(?:ya?ml|json))$"
+)
 _MIGRATION_DIR = re.compile(r"^(.*?(?:migrat[a-z]*|db/migrate|alembic/versions|prisma))/")
 _BEFORE = 30  # calls between the change and the setup command
 _AFTER = 25  # calls between the setup command and the passing check
@@ -54,8 +60,10 @@ class SetupTracker:
         name = path.rsplit("/", 1)[-1]
         if name in MANIFESTS:
             self._changes.append((clock, "deps", path))
-        elif (found := _MIGRATION_DIR.match(path)) is not None:
+        elif (found := _MIGRATION_DIR.match(path)) is not None and not _SCHEMA.search(name):
             self._changes.append((clock, "migrate", found.group(1) + "/"))
+        elif _SCHEMA.search(path):
+            self._changes.append((clock, "codegen", path))
         else:
             return
         del self._changes[:-_RECENT]
@@ -74,10 +82,12 @@ class SetupTracker:
                 self._failed = None  # the tests pass again: that failure is not what comes next
 
     def _setup(self, kind: str, step: Step, clock: int) -> None:
+        failed = self._failed[1] if self._failed and clock - self._failed[0] <= _FAILED_BEFORE else None
         if kind == "codegen":
             self._codegen.append((clock, step))
             del self._codegen[:-4]
-            return
+            if failed is None:
+                return  # generating code a migration needs: that migration's trigger
         trigger: tuple[str, bool] | None = None
         for at, change, path in reversed(self._changes):
             if clock - at <= _BEFORE and change == kind:
@@ -86,7 +96,6 @@ class SetupTracker:
         if trigger is None and kind == "migrate":
             recent = [s for at, s in self._codegen if clock - at <= _BEFORE]
             trigger = (recent[-1].form, True) if recent else None
-        failed = self._failed[1] if self._failed and clock - self._failed[0] <= _FAILED_BEFORE else None
         # Fetching a dependency just added is what everyone does: news only when a test or build
         # failed without it. A migration or generated code is easier to forget.
         if failed is None and (trigger is None or kind == "deps"):

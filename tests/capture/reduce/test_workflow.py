@@ -180,3 +180,40 @@ def test_a_read_refused_for_size_and_followed_by_a_grep_shows_the_rule() -> None
     other.refused("edit", "String to replace not found in file.", "s.jsonl:9")
     other.worked("Grep")  # a Grep does not show Edit's rule
     assert other.finish() == []
+
+
+def _run(tracker: object, command: str, clock: int, failed: bool = False) -> None:
+    from reasonlessons.capture.reduce.observations import Call, Failure
+    from reasonlessons.capture.reduce.setup import SetupTracker
+    from reasonlessons.sessions.commands import segments
+
+    assert isinstance(tracker, SetupTracker)
+    parts = segments(command)
+    call = Call(clock, "shell", command, f"s.jsonl:{clock}", parts[0], command=command)
+    if failed:
+        tracker.failed(Failure(call, "FAIL <path>", call.ref, "FAIL src/user.test.ts"), parts, clock)
+    else:
+        tracker.succeeded(call, parts, clock)
+
+
+def test_generated_code_a_failing_check_needed_is_a_setup_step_after_its_source_changed() -> None:
+    from reasonlessons.capture.reduce.setup import SetupTracker
+
+    tracker = SetupTracker()
+    tracker.edited("packages/api/prisma/schema.prisma", 1)
+    _run(tracker, "pnpm --filter api test", 2, failed=True)
+    _run(tracker, "pnpm --filter api db:generate", 3)
+    _run(tracker, "pnpm --filter api test", 4)
+    (step,) = tracker.found
+    assert (step.kind, step.trigger, step.step.form, step.check.form) == (
+        "codegen",
+        "packages/api/prisma/schema.prisma",
+        "pnpm --filter api db:generate",
+        "pnpm --filter api test",
+    )
+    assert step.failed_before is not None
+    quiet = SetupTracker()  # generating code nothing failed for is no lesson
+    quiet.edited("api/schema.proto", 1)
+    _run(quiet, "buf generate", 2)
+    _run(quiet, "go test ./...", 3)
+    assert quiet.found == []
