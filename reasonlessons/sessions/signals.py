@@ -84,6 +84,9 @@ def states_rule(text: str | None) -> bool:
     return bool(text and _RULE.search(text) and not _ASSERTION.search(text))
 
 
+_PROGRAM_PREFIX = re.compile(r"^[a-z][a-z0-9_.-]{0,11}: (?=\S)")
+
+
 def short(line: str, limit: int = 48) -> str:
     """The head of an error line: `ERROR:`/`sh: 1:` prefixes dropped, cut before details."""
     text = _LOCATION.sub("", line.strip())
@@ -93,6 +96,8 @@ def short(line: str, limit: int = 48) -> str:
     if len(text) <= limit:
         return text
     head = text.split(": ", 1)[0] if ": " in text[12:] else text
+    if _PROGRAM_PREFIX.match(text) and " " not in head:  # `go: failed to …: …`: a program is no head
+        return short(_PROGRAM_PREFIX.sub("", text), limit)
     if len(head) <= limit:
         return head
     return head[:limit].rsplit(" ", 1)[0]

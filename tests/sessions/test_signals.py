@@ -7,6 +7,7 @@ from reasonlessons.sessions.signals import (
     check_names,
     masked_failure,
     phrase,
+    short,
     suggestions,
     telling_line,
     unescaped,
@@ -86,3 +87,11 @@ def test_the_telling_line_is_found_when_its_spaces_were_collapsed_in_the_signatu
     text = f"✖ eslint --fix:\n\nweb/src/date.ts\n{finding}\n"
     line = telling_line(text, error_signature(text))
     assert line == "4:7  error  'unused' is assigned a value but never used  @x/y"
+
+
+def test_a_short_head_is_the_message_not_the_program_that_printed_it() -> None:
+    long = "go: failed to initialize build cache at go-build: mkdir go-build: permission denied"
+    assert short(long) == "failed to initialize build cache at go-build"
+    assert short("pytest: command not found") == "pytest: command not found"  # short: kept whole
+    typeerror = "TypeError: Cannot read properties of undefined (reading 'map') at renderList"
+    assert short(typeerror) == "TypeError: Cannot read properties of undefined"  # not a program

@@ -38,7 +38,8 @@ def _exit(failure: Failure) -> str:
 
 
 def _display(inv: Invocation) -> str:
-    return inv.base if inv.category else inv.text
+    """A check as it passed, flags and all (`go test ./...`); another command as it ran."""
+    return command_form(inv) if inv.category else inv.text
 
 
 def _keywords(*invocations: Invocation) -> list[str]:
