@@ -92,7 +92,9 @@ def report(name: str, result: dict[str, Any]) -> list[str]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--labels", type=Path, action="append", help="a label folder (default: the corpus')")
+    parser.add_argument(
+        "--labels", type=Path, action="append", help="a label folder (default: the corpus' and its aider/)"
+    )
     parser.add_argument("--scorer", type=Path, default=QUALITY / "score.py")
     parser.add_argument("--check", action="store_true", help="exit 1 when a target is missed")
     args = parser.parse_args()
@@ -100,7 +102,8 @@ def main() -> int:
         print(f"no scorer at {args.scorer}: the shared quality corpus is not available", file=sys.stderr)
         return 2
     missed: list[str] = []
-    for labels in args.labels or [args.scorer.parent / "labels"]:
+    corpus = [args.scorer.parent / "labels", args.scorer.parent / "aider" / "labels"]
+    for labels in args.labels or [d for d in corpus if d.is_dir()]:
         missed += report(str(labels), score(args.scorer, labels))
     if missed:
         print("\nmissed targets:\n  " + "\n  ".join(missed))
