@@ -93,6 +93,8 @@ def short(line: str, limit: int = 48) -> str:
     text = re.sub(
         r"^(?:(?:\S*/)?(?:error|fatal|err!|sh|bash|zsh)\b:?\s*(?:line )?\d*:?\s*)+", "", text, flags=re.I
     )
+    # A Claude Code hook's refusal: the message is what the hook said (`PreToolUse:Bash hook error: [x]: …`).
+    text = re.sub(r"^\w+(?::\w+)? hook error:\s*(?:\[[^\]\n]{0,200}\]:?\s*)?", "", text)
     if len(text) <= limit:
         return text
     head = text.split(": ", 1)[0] if ": " in text[12:] else text
@@ -178,6 +180,11 @@ _BARE_SUGGESTION = re.compile(
     + r")(?: [^\s;,'\"`()<>]+){1,6}?)(?=\s+(?:to|first|before|and|then|again)\b|[.;,]?\s*$|\s*\()",
     re.IGNORECASE | re.MULTILINE,
 )
+# `Use bun instead (e.g. \`bun test\`, \`bun install\`)`, `use uv instead: \`uv run pytest\``: the
+# commands given as examples of what to use instead.
+_EXAMPLE_SUGGESTION = re.compile(
+    r"\b(?:instead|e\.g\.|for example|such as)\b[^`\n]{0,24}?`([^`\n]{2,100})`", re.IGNORECASE
+)
 _PROGRAM_WORD = re.compile(r"^(?:" + _PROGRAMS + r")$")
 
 
@@ -187,7 +194,7 @@ def suggestions(text: str | None) -> list[str]:
         return []
     head = unescaped(text[:8000])
     found: list[str] = []
-    for pattern in (_QUOTED_SUGGESTION, _BARE_SUGGESTION):
+    for pattern in (_QUOTED_SUGGESTION, _BARE_SUGGESTION, _EXAMPLE_SUGGESTION):
         for match in pattern.finditer(head):
             command = " ".join(match.group(1).split()).rstrip(".")
             if _PROGRAM_WORD.match(command.split(" ", 1)[0]) and command not in found:

@@ -95,3 +95,9 @@ def test_a_short_head_is_the_message_not_the_program_that_printed_it() -> None:
     assert short("pytest: command not found") == "pytest: command not found"  # short: kept whole
     typeerror = "TypeError: Cannot read properties of undefined (reading 'map') at renderList"
     assert short(typeerror) == "TypeError: Cannot read properties of undefined"  # not a program
+
+
+def test_a_hooks_refusal_is_shortened_to_what_the_hook_said() -> None:
+    said = "PreToolUse:Bash hook error: [~/.claude/hooks/bun.sh]: npm is not used here. Use bun instead."
+    assert short(said) == "npm is not used here. Use bun instead."
+    assert suggestions(said + " (e.g. `bun test`, `bun install`)") == ["bun test"]

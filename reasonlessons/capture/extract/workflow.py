@@ -163,14 +163,17 @@ def suggested_fix(obs: SuggestedFix, place: SessionPlace) -> CandidateDraft | No
         f"- When {code(bad)} fails with {code(said)}, run {code(obs.fix.form)} as the message says, "
         f"then {code(bad)} again; it passed that way here."
     ]
+    description = f"If {code(bad)} fails with {code(signals.short(said, 40))}, run {code(obs.fix.form)}"
+    if obs.replaces:
+        bullets = [f"- Run {code(obs.fix.form)}, not {code(bad)}: here {code(bad)} fails with {code(said)}."]
+        first = re.split(r"(?<=[.!?])\s", signals.short(said, 60), maxsplit=1)[0]  # its first sentence
+        description = f"Run {code(obs.fix.form)}, not {code(bad)}: {first}"
     where = place.directory(obs.fix.invocation.workdir)
     if where:
         bullets.append(f"- Run it from `{where}`.")
     return CandidateDraft(
         name=slug(f"{bad} needs {obs.fix.form}"),
-        description=one_line(
-            f"If {code(bad)} fails with {code(signals.short(said, 40))}, run {code(obs.fix.form)}"
-        ),
+        description=one_line(description),
         body="\n".join(bullets),
         kind="suggested-fix",
         fingerprint=fpi.merge(

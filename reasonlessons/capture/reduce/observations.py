@@ -123,12 +123,14 @@ class Step:
 @dataclass(frozen=True)
 class SuggestedFix:
     """A command failed with a message naming another command (`Run 'mix format' to fix`); the agent
-    ran it and the failed command then passed."""
+    ran it and the failed command then passed. Or the named command does the failed one's job
+    (`Use bun instead (e.g. 'bun test')` after `npm test`) and passed in its place: `replaces`."""
 
     failure: Failure
     suggestion: str  # as the message put it
     fix: Step
     rerun_ref: str
+    replaces: bool = False
 
 
 @dataclass(frozen=True)

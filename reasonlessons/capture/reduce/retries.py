@@ -112,6 +112,7 @@ class _Suggested:
     text: str
     at: int
     fix: Step | None = None
+    replaces: bool = False  # the suggestion is a check of the failed one's kind: it runs instead
 
 
 class SuggestionTracker:
@@ -126,7 +127,11 @@ class SuggestionTracker:
             wanted = parse(text)
             if wanted is None or wanted.tool == "git" or wanted.base == what:
                 continue
-            self._open.append(_Suggested(failure, what, wanted, text, clock))
+            failed = failure.call.invocation
+            replaces = (
+                failed is not None and failed.category is not None and wanted.category == failed.category
+            )
+            self._open.append(_Suggested(failure, what, wanted, text, clock, replaces=replaces))
             del self._open[:-_SUGGESTIONS_MAX]
             return
 
@@ -139,6 +144,10 @@ class SuggestionTracker:
                 done = next((inv for inv in segments if _runs(inv, item.wanted)), None)
                 if done is not None:
                     item.fix = Step(command_form(done), done, call.ref)
+                    if item.replaces:  # it did the failed command's job: nothing to re-run
+                        self._open.remove(item)
+                        self.found.append(SuggestedFix(item.failure, item.text, item.fix, call.ref, True))
+                        continue
                     if what != item.what:
                         continue
             if item.fix is not None and what == item.what:

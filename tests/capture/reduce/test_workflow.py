@@ -217,3 +217,35 @@ def test_generated_code_a_failing_check_needed_is_a_setup_step_after_its_source_
     _run(quiet, "buf generate", 2)
     _run(quiet, "go test ./...", 3)
     assert quiet.found == []
+
+
+def test_a_command_a_refusal_names_in_place_of_the_refused_one_is_a_replacement() -> None:
+    from reasonlessons.capture.reduce.observations import Call, Failure
+    from reasonlessons.capture.reduce.retries import SuggestionTracker
+    from reasonlessons.sessions.commands import segments
+
+    said = "PreToolUse:Bash hook error: [h.sh]: npm is not used here. Use bun instead (e.g. `bun test`)."
+    tracker = SuggestionTracker()
+    npm = segments("npm test")
+    failed = Call(1, "shell", "npm test", "s.jsonl:1", npm[0], command="npm test")
+    tracker.failed(Failure(failed, "sig", failed.ref, said, excerpt=said), "npm test", 1)
+    bun = segments("bun test")
+    tracker.succeeded(
+        Call(2, "shell", "bun test", "s.jsonl:2", bun[0], command="bun test"), bun, "bun test", 2
+    )
+    (fix,) = tracker.found
+    assert (fix.fix.form, fix.replaces, fix.rerun_ref) == ("bun test", True, "s.jsonl:2")
+    # A suggestion of another kind is a step before re-running the failed command, not a replacement.
+    gomod = "go: updates to go.mod needed; to update it:\n\tgo mod tidy"
+    step = SuggestionTracker()
+    go_test = segments("go test ./...")
+    call = Call(1, "shell", "go test ./...", "s.jsonl:1", go_test[0], command="go test ./...")
+    step.failed(Failure(call, "sig", call.ref, gomod, excerpt=gomod), "go test", 1)
+    tidy = segments("go mod tidy")
+    step.succeeded(
+        Call(2, "shell", "go mod tidy", "s.jsonl:2", tidy[0], command="go mod tidy"), tidy, "go mod", 2
+    )
+    assert step.found == []
+    step.succeeded(call, go_test, "go test", 3)
+    (rerun,) = step.found
+    assert (rerun.fix.form, rerun.replaces) == ("go mod tidy", False)
