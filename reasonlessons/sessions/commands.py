@@ -37,7 +37,8 @@ _CONFIG_FILE = re.compile(r"\.(?:json|jsonc|toml|ya?ml|ini|cfg|conf|exs)$|(?:^|[
 _CONFIG_FLAG = re.compile(r"config|project|settings|manifest|tsconfig|rootdir|root-dir|cwd|env-file")
 
 
-def _read_args(inv: Invocation) -> tuple[list[str], bool]:
+@lru_cache(maxsize=1024)  # a session runs the same few commands again and again
+def _read_args(inv: Invocation) -> tuple[tuple[str, ...], bool]:
     """(the words a lesson keeps, whether the run chose files or tests): see `command_form`."""
     known = set(inv.base.split())
     argv = inv.argv
@@ -80,7 +81,7 @@ def _read_args(inv: Invocation) -> tuple[list[str], bool]:
         i += 1
     while kept and kept[-1] == "--":
         kept.pop()
-    return kept, chose
+    return tuple(kept), chose
 
 
 def command_form(inv: Invocation) -> str:

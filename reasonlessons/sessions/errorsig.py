@@ -95,9 +95,13 @@ def _pick_error_line(text: str) -> str | None:
             if _PY_EXC.match(line):
                 return line
     for line in lines:
-        if _ERROR_LINE.search(line):
+        if _ERROR_LINE.search(line) and not _BANNER.match(line):
             return line
     return _message_line(lines)
+
+
+# pytest's section rules (`==== FAILURES ====`, `____ test_x ____`): headings, not the error.
+_BANNER = re.compile(r"^[=_*-]{3,}[^=_*]*[=_*-]{3,}$")
 
 
 # `lib/a.ex:135:5`, `┃       src/a.ts:3` — where a linter's finding is; the line before says what.

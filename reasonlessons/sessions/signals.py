@@ -9,6 +9,7 @@ means a repo convention — a fix by an edit is a lesson. Test assertions and or
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from reasonlessons.sessions.errorsig import error_signature
 
@@ -186,20 +187,31 @@ _EXAMPLE_SUGGESTION = re.compile(
     r"\b(?:instead|e\.g\.|for example|such as)\b[^`\n]{0,24}?`([^`\n]{2,100})`", re.IGNORECASE
 )
 _PROGRAM_WORD = re.compile(r"^(?:" + _PROGRAMS + r")$")
+# A word every suggestion pattern above needs (lower case).
+_SUGGESTION_WORDS = (
+    "run", "use", "try", "execute", "did you mean", "consider", "to fix", "to update", "to add",
+    "to install", "to resolve", "to regen", "to fetch", "instead", "e.g.", "for example", "such as",
+)  # fmt: skip
 
 
 def suggestions(text: str | None) -> list[str]:
     """The commands an error message tells the reader to run, in order (at most 3)."""
-    if not text:
-        return []
-    head = unescaped(text[:8000])
+    return list(_suggestions(text[:8000])) if text else []
+
+
+@lru_cache(maxsize=256)  # the same failure text comes back with every retry
+def _suggestions(text: str) -> tuple[str, ...]:
+    head = unescaped(text)
+    lowered = head.lower()
+    if not any(word in lowered for word in _SUGGESTION_WORDS):
+        return ()  # most failures suggest nothing: skip the regexes, which cost more than this
     found: list[str] = []
     for pattern in (_QUOTED_SUGGESTION, _BARE_SUGGESTION, _EXAMPLE_SUGGESTION):
         for match in pattern.finditer(head):
             command = " ".join(match.group(1).split()).rstrip(".")
             if _PROGRAM_WORD.match(command.split(" ", 1)[0]) and command not in found:
                 found.append(command)
-    return found[:3]
+    return tuple(found[:3])
 
 
 _TAG = re.compile(r"\[([A-Z][A-Z0-9_ -]{2,24})\]")

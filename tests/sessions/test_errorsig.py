@@ -153,3 +153,12 @@ def test_go_compile_errors_are_named_by_their_message_not_the_package_header() -
     assert unused is not None
     assert "declared and not used" in unused
     assert error_signature("ReferenceError: foo is not defined") == "ReferenceError: foo is not defined"
+
+
+def test_pytests_section_rules_are_headings_not_the_error() -> None:
+    text = (
+        "collected 5 items\n\n==================== FAILURES ====================\n"
+        "____________ test_parse_date ____________\n\n>       assert parse_date(x) == y\n"
+        "E       AssertionError: assert None == 3\n"
+    )
+    assert error_signature(text) == "E AssertionError: assert None == <n>"

@@ -367,8 +367,10 @@ class SessionReducer:
         inv = call.invocation
         passed = self._passed(call)
         keys = {call.key, *(_shell_key(p) for p in passed)}
-        for key in keys & self._stats.keys():
-            self._stats[key].resolved = True
+        for key in keys:  # not `keys & self._stats.keys()`: that walks all 256 failing calls
+            stat = self._stats.get(key)
+            if stat is not None:
+                stat.resolved = True
         checks = [p for p in passed if p.category]
         if checks:
             self._verify_ok = True
@@ -378,9 +380,14 @@ class SessionReducer:
         bases = {p.base for p in checks if p.category in ("lint", "typecheck")}
         for item in list(reversed(self._open)):
             failure = item.failure
-            failed = failure.call.invocation
             same = failure.call.key in keys
-            if same or failed is not None and failed.base in bases and item.edits:
+            if (
+                same
+                or bases
+                and item.edits
+                and (failed := failure.call.invocation) is not None
+                and failed.base in bases
+            ):
                 self._open.remove(item)
                 if inv is not None and item.edits:
                     self._edit_fix(item, event.raw_ref)

@@ -88,7 +88,27 @@ class LoopTracker:
             for (what, _), c in self._counts.items()
             if (c.count > LOOP_MIN or c.count == LOOP_MIN and (not c.resolved or c.bypass))
             and c.first.call.key not in covered
+            and not _circumstance(c.first)
         ]
+
+
+def _circumstance(failure: Failure) -> bool:
+    """True for what the whole output shows to be no loop: no network on that machine, or failing
+    tests behind a heading line (`==== FAILURES ====`). Checked on loops only: regexes over every
+    failure's output cost more than the rest of the reducer."""
+    if _NETWORK.search(failure.excerpt):
+        return True
+    inv = failure.call.invocation
+    return inv is not None and inv.category == "test" and _ASSERTION.search(failure.excerpt) is not None
+
+
+# The machine had no network (a sandbox, a proxy): true of that run, not of the repository.
+_NETWORK = re.compile(
+    r"name resolution|getaddrinfo|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|ECONNREFUSED|ECONNRESET|Could not resolve "
+    r"host|Failed to establish a new connection|Network is unreachable|network unreachable|dial tcp|"
+    r"Connection refused|Connection timed out|TLS handshake timeout|proxyconnect",
+    re.IGNORECASE,
+)
 
 
 def _counts_for_loops(call: Call, failure: Failure) -> bool:

@@ -249,3 +249,26 @@ def test_a_command_a_refusal_names_in_place_of_the_refused_one_is_a_replacement(
     step.succeeded(call, go_test, "go test", 3)
     (rerun,) = step.found
     assert (rerun.fix.form, rerun.replaces) == ("go mod tidy", False)
+
+
+def test_no_network_and_failing_assertions_are_no_loops() -> None:
+    from reasonlessons.capture.reduce.observations import Call, Failure
+    from reasonlessons.capture.reduce.retries import LoopTracker
+    from reasonlessons.sessions.commands import segments
+
+    def fail_three_times(command: str, line: str, excerpt: str) -> list[Loop]:
+        tracker = LoopTracker()
+        parts = segments(command)
+        for n in range(3):
+            call = Call(n, "shell", command, f"s.jsonl:{n}", parts[0], command=command)
+            tracker.failed(call, Failure(call, "sig", call.ref, line, excerpt=excerpt), command)
+        return tracker.finish(set())
+
+    offline = "WARNING: Retrying after connection broken by 'NewConnectionError(... name resolution')'"
+    assert fail_three_times("pip install dateutil", offline, offline) == []
+    banner = "=========== FAILURES ==========="
+    summary = f"{banner}\nE       AssertionError: assert None == 3\n1 failed, 2 passed in 0.05s"
+    assert fail_three_times("python -m pytest tests/test_core.py", banner, summary) == []
+    build = "error: could not compile `r` due to 1 previous error"
+    (loop,) = fail_three_times("cargo build", build, build)  # still a loop
+    assert loop.count == 3
