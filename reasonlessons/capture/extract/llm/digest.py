@@ -123,6 +123,12 @@ def _describe(item: object, place: SessionPlace) -> tuple[str, list[str]] | None
         text = f"a loop: `{item.subject}` failed {item.count} times with: {said}{tried}; {end}"
         return text, list(item.refs)
     if isinstance(item, SuggestedFix):
+        if item.replaces:  # the named command did the failed one's job
+            return (
+                f"{_failure(item.failure, place)}; the message named `{item.suggestion}` instead; "
+                f"`{item.fix.form}` passed in its place",
+                [item.failure.ref, item.fix.ref],
+            )
         return (
             f"{_failure(item.failure, place)}; the message said to run `{item.suggestion}`; "
             f"after `{item.fix.form}` it passed",

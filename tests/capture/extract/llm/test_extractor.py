@@ -238,3 +238,25 @@ def test_the_digest_carries_the_workflow_observations(llm_server: tuple[str, Scr
         in setup
     )
     assert "`MIX_ENV=test mix ecto.migrate` ran and then `mix test` passed" in setup
+
+
+def test_the_digest_says_when_a_named_command_ran_in_place_of_the_refused_one(tmp_path: Path) -> None:
+    from reasonlessons.capture.reduce.observations import (
+        Call,
+        Failure,
+        SessionObservations,
+        Step,
+        SuggestedFix,
+    )
+    from reasonlessons.sessions.commands import segments
+
+    (npm,), (bun,) = segments("npm test"), segments("bun test")
+    call = Call(1, "shell", "npm test", "s.jsonl:1", npm, command="npm test")
+    said = "PreToolUse:Bash hook error: npm is not used here. Use bun instead (e.g. `bun test`)."
+    fix = SuggestedFix(
+        Failure(call, "sig", call.ref, said, excerpt=said), "bun test", Step("bun test", bun, "s.jsonl:2"),
+        "s.jsonl:2", replaces=True,
+    )  # fmt: skip
+    obs = SessionObservations("claude-code", "s", items=[fix])
+    text = digests.build(obs, SessionPlace("claude-code", "s", RepoFacts(tmp_path))).text
+    assert "the message named `bun test` instead; `bun test` passed in its place" in text
