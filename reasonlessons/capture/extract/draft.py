@@ -16,12 +16,12 @@ STRENGTH = {
     "commit-gate": 83,
     "command-fix": 80,
     "setup": 76,
+    "tool-rule": 75,
     "workdir-fix": 74,
     "edit-fix": 70,
     "git-workflow": 66,
     "loop": 63,
     "args-fix": 60,
-    "tool-rule": 55,
     "repeated-failure": 50,
     # Which command runs the tests matters more to the next agent than where new tests go.
     "verification": 40,

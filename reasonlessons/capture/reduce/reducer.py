@@ -26,6 +26,7 @@ from reasonlessons.capture.reduce.observations import (
     RepeatedFailure,
     SessionObservations,
     Step,
+    ToolRuleSeen,
     Verification,
     WorkdirFix,
     Writ,
@@ -34,7 +35,7 @@ from reasonlessons.capture.reduce.retries import LoopTracker, SuggestionTracker,
 from reasonlessons.capture.reduce.setup import SetupTracker
 from reasonlessons.capture.reduce.toolrules import ToolRuleTracker
 from reasonlessons.safety.redact import redact
-from reasonlessons.sessions import signals
+from reasonlessons.sessions import signals, toolrules
 from reasonlessons.sessions.commands import command_form, segments, subcommand
 from reasonlessons.sessions.edits import Edit, Move, changed_region, file_edits, relative, shell_moves
 from reasonlessons.sessions.errorsig import error_signature
@@ -52,6 +53,7 @@ _EXCERPT = 2000
 _ARG_CAP = 200
 _FIX_REACH = max(pairing.WINDOW, pairing.ARGS_WINDOW)
 _TOLD_MAX = 64
+_RULES_MAX = 32
 _TOLD_TEXT = 16 * 1024
 _SCALARS = (str, int, float, bool)
 _COMMAND_CAP = 4000
@@ -95,6 +97,21 @@ class _Stat:
     refs: list[str] = field(default_factory=list)
 
 
+@dataclass
+class _RuleStat:
+    """How one tool rule was broken in this session (for one file, when it is per file)."""
+
+    rule: toolrules.ToolRule
+    path: str | None
+    line: str
+    count: int = 0
+    streak: int = 0
+    longest: int = 0
+    examples: list[str] = field(default_factory=list)
+    refs: list[str] = field(default_factory=list)
+    matched: str | None = None
+
+
 class SessionReducer:
     """Feed the events of one session in order, then call `finish()`."""
 
@@ -126,6 +143,8 @@ class SessionReducer:
         self._git = GitTracker()
         self._rules = ToolRuleTracker(agent)
         self._workdir_fixes: list[WorkdirFix] = []
+        # Aider's tool rules (sessions/toolrules.py), counted per rule and file.
+        self._rule_stats: dict[tuple[str, str | None], _RuleStat] = {}
 
     # -- feeding -----------------------------------------------------------------------------
 
@@ -226,6 +245,8 @@ class SessionReducer:
                 self._flow_failed(call, failure)
         elif event.is_error is False:
             self._succeeded(call, event)
+            if self._rule_stats and edits:
+                self._rule_kept(call, edits)
             self._apply(edits)
             self._move(moves)
             self._flow_succeeded(call, event.text)
@@ -286,6 +307,10 @@ class SessionReducer:
             line, invocation = masked, False
         else:
             line, invocation = self._tell(text, sig, event.exit_code, event.error_kind)
+        if event.error_kind in ("harness", "tool"):
+            rule = toolrules.match(self.obs.agent, call.tool, text, dict(call.args))
+            if rule is not None:
+                self._rule_broken(rule, call, text, line or sig, event.raw_ref)
         failure = Failure(
             call=call,
             sig=sig,
@@ -362,6 +387,36 @@ class SessionReducer:
         if inv.workdir:
             parts = [p if p.workdir else replace(p, workdir=inv.workdir) for p in parts]
         return parts or [inv]
+
+    def _rule_broken(self, rule: toolrules.ToolRule, call: Call, text: str, line: str, ref: str) -> None:
+        path = relative(dict(call.args).get("file_path", ""), self._bases()) if rule.per_file else None
+        key = (rule.key, path)
+        stat = self._rule_stats.get(key)
+        if stat is None:
+            if len(self._rule_stats) >= _RULES_MAX:
+                return
+            stat = self._rule_stats[key] = _RuleStat(rule, path, line.strip().lstrip("# ")[:_EXCERPT])
+        stat.count += 1
+        stat.streak += 1
+        stat.longest = max(stat.longest, stat.streak)
+        example = toolrules.example(rule, text, dict(call.args))
+        if example and example not in stat.examples and len(stat.examples) < 4:
+            stat.examples.append(example)
+        if len(stat.refs) < 3:
+            stat.refs.append(ref)
+
+    def _rule_kept(self, call: Call, edits: list[Edit]) -> None:
+        """An edit that applied after refused ones: the streak ends, and what matched is kept."""
+        bases = self._bases()
+        for edit in edits:
+            for stat in self._rule_stats.values():
+                if stat.path is None or call.tool not in stat.rule.tools:
+                    continue
+                if relative(edit.path, bases) != stat.path:
+                    continue
+                stat.streak = 0
+                if stat.matched is None and edit.before:
+                    stat.matched = next((ln.strip() for ln in edit.before.splitlines() if ln.strip()), None)
 
     def _succeeded(self, call: Call, event: Event) -> None:
         inv = call.invocation
@@ -518,6 +573,19 @@ class SessionReducer:
         unresolved = [s for s in self._stats.values() if not s.resolved and s.last is not None]
         obs.successful = self._verify_ok is True or (self._verify_ok is None and not unresolved)
         obs.items.extend(self._verified.values())
+        for rule in self._rule_stats.values():
+            obs.items.append(
+                ToolRuleSeen(
+                    rule.rule,
+                    rule.path,
+                    rule.count,
+                    rule.longest,
+                    rule.line,
+                    tuple(rule.examples),
+                    tuple(rule.refs),
+                    rule.matched,
+                )
+            )
         for stat in unresolved:
             failure = stat.last
             assert failure is not None
