@@ -179,7 +179,10 @@ def prepare(
             target = next(d for d in kept if d.name == twin.name)
             target.evidence = merge_evidence(target.evidence, draft.evidence)
             continue
-        if len(kept) >= settings.max_candidates and draft.kind != WRIT:
+        # Drafts that can only add evidence never become a file: they take no place in the limit;
+        # a writ is the author's own intent and always lands.
+        taken = sum(not d.update_only for d in kept)
+        if draft.kind != WRIT and not draft.update_only and taken >= settings.max_candidates:
             limit = settings.max_candidates
             dropped.append((draft.name, f"over the limit of {limit} candidates per session"))
             continue

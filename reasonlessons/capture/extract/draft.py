@@ -12,13 +12,20 @@ from reasonlessons.constants import NAME_RE
 STRENGTH = {
     "writ": 100,
     "correction": 90,
+    "suggested-fix": 85,
+    "commit-gate": 83,
     "command-fix": 80,
+    "setup": 76,
     "tool-rule": 75,
+    "workdir-fix": 74,
     "edit-fix": 70,
+    "git-workflow": 66,
+    "loop": 63,
     "args-fix": 60,
     "repeated-failure": 50,
-    "layout": 40,
-    "verification": 30,
+    # Which command runs the tests matters more to the next agent than where new tests go.
+    "verification": 40,
+    "layout": 30,
 }
 # The confidence a candidate starts from, by the kind of evidence the extractor saw (the learning
 # loop raises it when later sessions confirm it, lowers it when they contradict it: docs/learning.md).
