@@ -12,7 +12,8 @@ the hook input on stdin) for:
 
 and `python -c pass`, reporting medians and ratios. Target (docs/benchmarks.md): <= 3x.
 
-    python tests/benchmarks/bench_hook.py [--runs 31] [--lessons 10000] [--keep DIR] [--shared-vocabulary]
+    python tests/benchmarks/bench_hook.py [--runs 31] [--lessons 10000] [--keep DIR]
+        [--shared-vocabulary [--common-prompt-words]]
 """
 
 from __future__ import annotations
@@ -74,6 +75,9 @@ def main() -> int:
     parser.add_argument(
         "--shared-vocabulary", action="store_true", help="bench_recall.py's library with common words"
     )
+    parser.add_argument(
+        "--common-prompt-words", action="store_true", help="with --shared-vocabulary: the prompt's words too"
+    )
     args = parser.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="bench-hook-"))
     home = tmp / "home"
@@ -86,7 +90,9 @@ def main() -> int:
     try:
         if not (root / ".git").exists():
             root.mkdir(parents=True, exist_ok=True)
-            build(root, home, args.lessons, shared=args.shared_vocabulary)
+            build(
+                root, home, args.lessons, shared=args.shared_vocabulary, prompt_words=args.common_prompt_words
+            )
         script = Path(sys.executable).parent / "reasonlessons"
         base = [str(script)] if script.exists() else [sys.executable, "-m", "reasonlessons"]
         hook = [*base, "hook", "claude-code"]

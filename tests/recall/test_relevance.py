@@ -17,8 +17,10 @@ from typing import Any
 
 import pytest
 
+from reasonlessons.integrations import claude_recall
+from reasonlessons.integrations.claude_hook import Hook
 from reasonlessons.lessons.file import render_lesson
-from reasonlessons.lessons.locations import Locations
+from reasonlessons.lessons.locations import ENV_HOME, Locations
 from reasonlessons.lessons.model import Lesson
 from reasonlessons.recall import bm25, rank, relevance
 from reasonlessons.recall.api import Recaller
@@ -221,3 +223,30 @@ def test_reading_grows_with_the_rare_words_not_with_a_word_every_lesson_has(
         read = search.work["scanned"] + search.work["lookups"] + search.work["exact"]
         assert read < n  # "test" alone has n postings
         assert read <= 10 * 2 * len(rare)  # a few steps per posting of the rare words
+
+
+def test_the_claude_code_hook_answers_as_with_a_full_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, constants: str
+) -> None:
+    """The hook path (UserPromptSubmit and PreToolUse, recording each turn) gives the same context
+    with the pruned search as with the full read, turn after turn on twin copies of a library."""
+    twins = []
+    for side in ("new", "old"):
+        loc = write_library(tmp_path / side / "repo", tmp_path / side / "home", 300, 7)
+        twins.append((loc, {ENV_HOME: str(loc.home)}))
+    answered = 0
+    for turn, (prompt, files, cmd) in enumerate(prompts(7)):
+        payloads: list[dict[str, Any]] = [{"hook_event_name": "UserPromptSubmit", "prompt": prompt}]
+        if files or cmd:
+            tool = {"file_path": files[0]} if files else {"command": cmd}
+            payloads.append({"hook_event_name": "PreToolUse", "tool_input": tool})
+        for payload in payloads:
+            outputs = []
+            for (loc, env), recaller in zip(twins, (Recaller, ReferenceRecaller), strict=True):
+                monkeypatch.setattr(claude_recall, "Recaller", recaller)
+                hook = Hook({**payload, "session_id": f"s{turn % 3}"}, repo=str(loc.root), env=env, now=NOW)
+                handle = claude_recall.on_prompt if "prompt" in payload else claude_recall.on_pre_tool
+                outputs.append(handle(hook))
+            assert outputs[0] == outputs[1], (turn, payload)
+            answered += outputs[0] is not None
+    assert answered > 20
