@@ -166,7 +166,7 @@ class TextSearch:
         def eligible(doc: int) -> bool:
             return doc not in exclude and self._exact[doc][1] >= min_shared
 
-        theta = self._threshold(k, eligible)
+        theta = self._threshold(k, eligible, min_shared)
         if theta is None:
             candidates = self._every_eligible(min_shared)
             self._score_exactly(candidates)
@@ -177,20 +177,35 @@ class TextSearch:
         found = [d for d in survivors if eligible(d) and self._exact[d][0] >= theta]
         return sorted(found, key=lambda d: (-self._exact[d][0], d)), False
 
-    def _threshold(self, k: int, eligible: Callable[[int], bool]) -> float | None:
-        """The k-th best exact score among seed lessons, or None when fewer than k seeds qualify."""
-        seed_terms: list[str] = []
-        read = 0
-        for term in sorted(self.terms, key=lambda t: -self.bound[t]):
-            if seed_terms and read + self.df[term] > SEED_POSTINGS:
-                break
-            seed_terms.append(term)
-            read += self.df[term]
-        acc = self._partial(seed_terms)
-        seeds = heapq.nsmallest(SEED_PER_WANTED * k, acc, key=lambda d: (-acc[d], d))
-        self._score_exactly(seeds)
-        best = sorted((self._exact[d][0] for d in seeds if eligible(d)), reverse=True)
-        return best[k - 1] if len(best) >= k else None
+    def _threshold(self, k: int, eligible: Callable[[int], bool], min_shared: int) -> float | None:
+        """The k-th best exact score among seed lessons, or None when fewer than k seeds qualify
+        within what the fallback (`_every_eligible`) would read.
+
+        Seeds come from the terms that can score most, as many postings as the budget allows. A
+        budget spent on a term few lessons have (a word of one lesson) may leave too few seeds
+        that qualify: the budget then grows eightfold while it is below the fallback's cost (every
+        lesson with a rarer term scored: a common word's postings, when the prompt has two)."""
+        order = sorted(self.terms, key=lambda t: -self.bound[t])
+        everything = sum(self.df.values())
+        fallback = sum(self.df[t] for t in self._rarer(min_shared))
+        budget = SEED_POSTINGS
+        while True:
+            seed_terms: list[str] = []
+            read = 0
+            for term in order:
+                if seed_terms and read + self.df[term] > budget:
+                    break
+                seed_terms.append(term)
+                read += self.df[term]
+            acc = self._partial(seed_terms)
+            seeds = heapq.nsmallest(SEED_PER_WANTED * k, acc, key=lambda d: (-acc[d], d))
+            self._score_exactly(seeds)
+            best = sorted((self._exact[d][0] for d in seeds if eligible(d)), reverse=True)
+            if len(best) >= k:
+                return best[k - 1]
+            if read >= everything or budget >= fallback:
+                return None
+            budget *= 8
 
     def _survivors(self, theta: float, exclude: Collection[int]) -> list[int]:
         """Every lesson not in `exclude` that may score at least `theta` (and a few more)."""
@@ -216,10 +231,15 @@ class TextSearch:
     def _every_eligible(self, min_shared: int) -> set[int]:
         """A superset of the lessons with `min_shared` non-generic query terms (when too few stand
         out to set a threshold): each has one of the rarer ones, all but the min_shared - 1 commonest."""
-        specific = sorted((t for t in self.terms if t not in GENERIC), key=lambda t: self.df[t])
-        rarer = specific[: len(specific) - (min_shared - 1)]
+        rarer = self._rarer(min_shared)
         out: set[int] = set()
         for term in rarer:
             out.update(self._lists[term][0])
         self.work["scanned"] += sum(self.df[t] for t in rarer)
         return out
+
+    def _rarer(self, min_shared: int) -> list[str]:
+        """The non-generic terms but the min_shared - 1 commonest: a lesson with `min_shared`
+        non-generic query terms has one of them."""
+        specific = sorted((t for t in self.terms if t not in GENERIC), key=lambda t: self.df[t])
+        return specific[: len(specific) - (min_shared - 1)]
