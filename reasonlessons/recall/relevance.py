@@ -34,6 +34,7 @@ import heapq
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Iterator
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from reasonlessons.recall import bm25
@@ -78,6 +79,9 @@ class TextSearch:
         self.work["loaded"] += sum(self.df.values())
         self._where: dict[str, dict[int, int]] = {}
         self._exact: dict[int, tuple[float, int]] = {}  # doc -> (score, shared non-generic terms)
+        self._every_sum: dict[int, float] | None = None  # every term's partial sums, when read
+        self._seed_sum: dict[int, float] = {}  # the seed terms' partial sums (_threshold)
+        self._seeding = (SEED_POSTINGS, 0, 0)  # (budget, terms taken in bound order, postings read)
 
     # -- reading the index -----------------------------------------------------------------------
 
@@ -100,9 +104,10 @@ class TextSearch:
             if i < n and ids[i] == doc:
                 yield doc, (tfs[i], dls[i])
 
-    def _partial(self, terms: Iterable[str]) -> dict[int, float]:
-        """Each lesson's sum of the `terms`' shares (in list order: for bounds, not for ranking)."""
-        acc: dict[int, float] = {}
+    def _partial(self, terms: Iterable[str], acc: dict[int, float] | None = None) -> dict[int, float]:
+        """Each lesson's sum of the `terms`' shares (in list order: for bounds, not for ranking),
+        added to `acc` when given."""
+        acc = {} if acc is None else acc
         get = acc.get
         for term in terms:
             ids, tfs, dls = self._lists[term]
@@ -188,20 +193,27 @@ class TextSearch:
         order = sorted(self.terms, key=lambda t: -self.bound[t])
         everything = sum(self.df.values())
         fallback = sum(self.df[t] for t in self._rarer(min_shared))
-        budget = SEED_POSTINGS
+        # Kept across rounds (a larger k): the partial sums read so far stay valid.
+        budget, taken, read = self._seeding
+        acc = self._seed_sum
         while True:
-            seed_terms: list[str] = []
-            read = 0
-            for term in order:
-                if seed_terms and read + self.df[term] > budget:
+            more: list[str] = []  # the terms this budget adds to the seeds' partial sums
+            for term in order[taken:]:
+                if (taken or more) and read + self.df[term] > budget:
                     break
-                seed_terms.append(term)
+                more.append(term)
                 read += self.df[term]
-            acc = self._partial(seed_terms)
-            seeds = heapq.nsmallest(SEED_PER_WANTED * k, acc, key=lambda d: (-acc[d], d))
+            taken += len(more)
+            self._partial(more, acc)
+            self._seeding = (budget, taken, read)
+            # Any seeds give a threshold no higher than the true k-th score: ties need no order.
+            top = heapq.nlargest(SEED_PER_WANTED * k, acc.items(), key=itemgetter(1))
+            seeds = [doc for doc, _ in top]
             self._score_exactly(seeds)
             best = sorted((self._exact[d][0] for d in seeds if eligible(d)), reverse=True)
             if len(best) >= k:
+                # Seeds from every term hold every lesson's full (bound-order) sum: no scan left.
+                self._every_sum = acc if taken == len(order) else None
                 return best[k - 1]
             if read >= everything or budget >= fallback:
                 return None
@@ -209,6 +221,8 @@ class TextSearch:
 
     def _survivors(self, theta: float, exclude: Collection[int]) -> list[int]:
         """Every lesson not in `exclude` that may score at least `theta` (and a few more)."""
+        if self._every_sum is not None:
+            return [d for d, v in self._every_sum.items() if v >= theta - MARGIN and d not in exclude]
         rest: list[str] = []  # non-essential terms, lowest bound first
         total = 0.0
         for term in sorted(self.terms, key=lambda t: self.bound[t]):
