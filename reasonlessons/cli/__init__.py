@@ -5,14 +5,16 @@ module registers its commands on the app of app.py:
 
     app.py           the Typer app, the shared options, printing helpers
     lessons.py       add, list, show, promote, reject, rm, validate
-    capture.py       capture (built from fast/capture.py's option table)
+    capture.py       capture (built from fast/capture.py's option table), sources
     recall.py        recall (built from fast/recall.py's option table)
     stale.py         stale (built from fast/stale.py's option table), refresh
     trust.py         trust
     watch.py         watch
-    integrations.py  hook (built from fast/hook.py's option table), install, export, mcp
+    integrations.py  hook (built from fast/hook.py's option table), install, uninstall, export, mcp
     interop.py       import, stats, revive
+    replay.py        replay
     tables.py        a Typer command generated from a fast path's option table
+    triggers.py      the trigger options (--file-trigger, ...) of commands that write lessons
     fast/            the per-turn paths, without Typer: recall, capture, stale, hook
 """
 
@@ -42,9 +44,11 @@ def entry() -> None:
 
 def run(argv: list[str] | None = None) -> int:
     """Run one command line and return its exit code."""
+    from reasonlessons.cli.fast import terminal
     from reasonlessons.errors import run_mapped
 
     app = build_app()
+    terminal.reset()  # `--no-color` holds for one command line
 
     def invoke() -> int:
         try:
@@ -64,6 +68,7 @@ def build_app() -> typer.Typer:
         interop,  # noqa: F401
         lessons,  # noqa: F401
         recall,  # noqa: F401
+        replay,  # noqa: F401
         stale,  # noqa: F401
         trust,  # noqa: F401
         watch,  # noqa: F401
