@@ -82,13 +82,18 @@ def replay(tmp: Path, args: argparse.Namespace) -> int:
     )
     script = Path(sys.executable).parent / "reasonlessons"
     base = [str(script)] if script.exists() else [sys.executable, "-m", "reasonlessons"]
-    probe = subprocess.run([*base, "replay", "--help"], capture_output=True, check=False)
+    probe = subprocess.run([*base, "replay", "--help"], capture_output=True, check=False)  # no state read
     if probe.returncode != 0:
         print("replay: this build has no `replay` command; sessions generated, nothing timed")
         return 0
+    repo_dir = tmp / "replay-repo"  # replay answers for a repository: an empty one
+    repo_dir.mkdir()
+    subprocess.run(["git", "init", "-q"], cwd=repo_dir, check=True)
     cmd = [*base, "replay", *shlex.split(args.replay_args.format(dir=folder))]
     started = time.perf_counter()
-    done = subprocess.run(cmd, cwd=tmp, check=False, stdout=subprocess.DEVNULL)
+    home = tmp / "home"  # a private home: the user's lessons are neither read nor written
+    env = {**os.environ, "HOME": str(home), "REASONIX_HOME": str(home / ".reasonix")}
+    done = subprocess.run(cmd, cwd=repo_dir, env=env, check=False, stdout=subprocess.DEVNULL)
     print(f"$ {shlex.join(cmd)}: exit {done.returncode}, {time.perf_counter() - started:.1f}s")
     return done.returncode
 
