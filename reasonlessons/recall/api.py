@@ -20,16 +20,17 @@ from typing import TYPE_CHECKING, Any
 from reasonlessons import fingerprint, lessons, store
 from reasonlessons.constants import DEFAULT_BUDGET, SCOPE_GLOBAL, TASK_TYPES
 from reasonlessons.errors import ReasonLessonsError, UsageError
-from reasonlessons.recall import bm25, rank, render
+from reasonlessons.recall import rank, render
 from reasonlessons.recall.classify import classify
 from reasonlessons.recall.counters import Counters, lesson_key
 from reasonlessons.recall.index import DocInfo, DocText, LessonIndex, file_changed
 from reasonlessons.recall.match import Query, for_agent, match_triggers
+from reasonlessons.recall.relevance import TextSearch
 from reasonlessons.recall.result import RecalledLesson, RecallResult
 from reasonlessons.store import confidence, config, counts
 from reasonlessons.store.config import Config
 from reasonlessons.store.counts import Record
-from reasonlessons.support.tokens import GENERIC, tokenize
+from reasonlessons.support.tokens import tokenize
 
 if TYPE_CHECKING:
     from reasonlessons.lessons.locations import Locations
@@ -216,19 +217,19 @@ class Recaller:
         idx = self.index
         specificity, reasons = match_triggers(idx, query, now=now.timestamp())
         terms = list(dict.fromkeys(tokenize(query.prompt) + tokenize(query.haystack)))[:MAX_QUERY_TERMS]
-        postings = idx.postings(terms)
-        scores = bm25.score(terms, postings, n_docs=idx.n_docs, avgdl=idx.avgdl)
-        shared: dict[int, int] = {}
-        for term, plist in postings.items():
-            if term not in GENERIC:
-                for doc, _, _ in plist:
-                    shared[doc] = shared.get(doc, 0) + 1
-        text_only = [d for d in scores if d not in specificity and shared.get(d, 0) >= MIN_SHARED_TERMS]
-        text_only = sorted(text_only, key=lambda d: (-scores[d], d))[:TEXT_ONLY_POOL]
-        infos = idx.docs([*specificity, *text_only])
-        names = {info.name for info in infos.values()}
-        superseded = idx.superseded(names)
-        shadowed = idx.project_names({i.name for i in infos.values() if i.scope == SCOPE_GLOBAL})
+        text = TextSearch(idx, terms)
+        scores = text.scores(specificity)
+        infos: dict[int, DocInfo] = {}
+        superseded: set[str] = set()
+        shadowed: set[str] = set()
+
+        def fetch(docs: list[int]) -> None:
+            found = idx.docs(docs)
+            infos.update(found)
+            names = {info.name for info in found.values()}
+            superseded.update(idx.superseded(names))
+            shadowed.update(idx.project_names({i.name for i in found.values() if i.scope == SCOPE_GLOBAL}))
+
         deadline = now.timestamp()
 
         def live(info: DocInfo) -> bool:
@@ -243,21 +244,32 @@ class Recaller:
                 or (bool(info.flags) and not self._trusted(info))
             )
 
-        cands: list[rank.Candidate] = []
-        admitted_text_only = 0
-        for doc in [*specificity, *text_only]:
+        def candidate(doc: int, relevance: float) -> rank.Candidate:
+            info = infos[doc]
+            cand = rank.Candidate(doc, info.name, info.scope, info.recency)
+            cand.specificity = specificity.get(doc)
+            cand.relevance = relevance
+            cand.reasons = reasons.get(doc, ["text"])
+            return cand
+
+        fetch(list(specificity))
+        cands = [
+            candidate(doc, scores.get(doc, 0.0)) for doc in specificity if doc in infos and live(infos[doc])
+        ]
+        # Lessons no trigger brought in, best text first: the first few live ones get in (the
+        # order is read lazily, so a turn reads only as far as it admits).
+        admitted = 0
+        pool = text.ranked(exclude=specificity, min_shared=MIN_SHARED_TERMS, limit=TEXT_ONLY_POOL)
+        for doc in pool:
+            if doc not in infos:
+                fetch([doc])
             info = infos.get(doc)
             if info is None or not live(info):
                 continue
-            if doc not in specificity:
-                if admitted_text_only >= MAX_TEXT_ONLY:
-                    continue
-                admitted_text_only += 1
-            cand = rank.Candidate(doc, info.name, info.scope, info.recency)
-            cand.specificity = specificity.get(doc)
-            cand.relevance = scores.get(doc, 0.0)
-            cand.reasons = reasons.get(doc, ["text"])
-            cands.append(cand)
+            cands.append(candidate(doc, text.score_of(doc)))
+            admitted += 1
+            if admitted >= MAX_TEXT_ONLY:
+                break
         return cands, infos
 
     def _trusted(self, info: DocInfo) -> bool:

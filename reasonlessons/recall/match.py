@@ -115,7 +115,7 @@ def match_triggers(
         fired["files"] = idx.glob_docs(matched_globs)
     if query.cmd:
         data = query.cmd.encode("utf-8", "surrogateescape")
-        for doc, pattern, literal in idx.command_rows():
+        for doc, pattern, literal in idx.command_rows(query.cmd):
             if literal is not None and literal not in query.cmd:
                 continue  # cannot match: skip compiling it
             evals += 1
