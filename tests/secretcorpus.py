@@ -164,7 +164,7 @@ def corpus(seed: int = 7) -> list[Secret]:
 
 
 # Modules that spell secret formats out on purpose (patterns, examples in docstrings).
-_PATTERN_MODULES = {"redact.py", "secretscan.py", "trust.py"}
+_PATTERN_MODULES = {"redact.py", "secretscan.py", "trust.py", "formats.py", "positions.py", "textview.py"}
 
 
 def ordinary_lines(seed: int = 11) -> list[str]:

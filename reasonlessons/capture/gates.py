@@ -9,18 +9,26 @@ are merged, and at most MAX_PER_SESSION survive, strongest first.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
 from reasonlessons.capture.dedupe import as_lesson, find_duplicate
-from reasonlessons.capture.extract.draft import CandidateDraft
+from reasonlessons.capture.extract.draft import CandidateDraft, slug
 from reasonlessons.capture.reduce.observations import SessionObservations
 from reasonlessons.constants import NAME_RE
 from reasonlessons.fingerprint import check_entry
 from reasonlessons.lessons.model import OUTCOMES
 from reasonlessons.safety import linear_re
-from reasonlessons.safety.redact import assert_clean, find_secrets, holds_secret, redact, redact_value
+from reasonlessons.safety.redact import (
+    assert_clean,
+    find_secrets,
+    holds_secret,
+    redact,
+    redact_value,
+    secret_values,
+)
 from reasonlessons.safety.secretscan import ScannerUnavailableError
 
 MIN_TOOL_CALLS = 3
@@ -70,32 +78,46 @@ def _clean_triggers(triggers: dict[str, list[str]]) -> dict[str, list[str]]:
 
 
 def sanitize(draft: CandidateDraft) -> CandidateDraft | None:
-    """The draft with secrets redacted from every field, or None if it cannot be made clean."""
+    """The draft with secrets redacted from every field, or None if it cannot be made clean.
+
+    Names, keywords, tags and claims are derived from the text (lower-cased, cut into words), so
+    they are checked for the shapes a secret keeps then too (`derived`), and every secret found
+    anywhere in the draft is taken out of them wherever it appears, in any case. A fingerprint
+    entry holding a secret is dropped: it cannot be redacted and still name a fact."""
     try:
-        if not holds_secret(_texts([draft])):  # the common case: one scan, nothing to redact
-            return _as_is(draft)
+        if not holds_secret(_texts([draft])) and not holds_secret(_derived_texts(draft), derived=True):
+            return _as_is(draft)  # the common case: one scan, nothing to redact
+        secrets = secret_values(_strings(_texts([draft])))
         description = redact(draft.description).text
         body = redact(draft.body).text
-        triggers: Any = redact_value(draft.triggers)[0]
-        evidence: Any = redact_value(draft.evidence)[0]
-        claims = [redact(c).text for c in draft.claims]
-        tags = [redact(t).text for t in draft.tags]
-        if find_secrets(draft.name):
-            return None
+        triggers: Any = _without(redact_value(draft.triggers, derived=True)[0], secrets)
+        evidence: Any = _without(redact_value(draft.evidence, derived=True)[0], secrets)
+        claims = _without([redact(c, derived=True).text for c in draft.claims], secrets)
+        tags = _without([redact(t, derived=True).text for t in draft.tags], secrets)
+        fingerprint = [
+            e for e in draft.fingerprint if not holds_secret(e, derived=True) and not _holds_any(e, secrets)
+        ]
+        name = draft.name
+        if find_secrets(name, derived=True) or _holds_any(name, secrets):
+            name = slug(description, fallback="redacted-lesson")  # built from the redacted text
         cleaned = replace(
             draft,
+            name=name,
             description=description,
             body=body,
             triggers=_clean_triggers(triggers),
             evidence=evidence,
             claims=claims,
             tags=tags,
+            fingerprint=fingerprint,
         )
         # Field by field: unchanged sentences recur across sessions and hit the redaction cache.
-        for text in _strings(
-            [cleaned.name, cleaned.description, cleaned.body, cleaned.fingerprint, cleaned.extra()]
-        ):
+        for text in _strings([cleaned.description, cleaned.body, cleaned.extra()]):
             assert_clean(text)
+        for text in _strings(_derived_texts(cleaned)):
+            assert_clean(text, derived=True)
+        if _holds_any(cleaned.name, secrets):
+            return None
     except ScannerUnavailableError:
         # The environment, not the draft, is at fault: abort the run so checkpoints stay put and
         # the same sessions are captured once the scanner is back. Dropping here would lose them.
@@ -103,6 +125,32 @@ def sanitize(draft: CandidateDraft) -> CandidateDraft | None:
     except Exception:  # fail closed: any trouble redacting means the draft is not written
         return None
     return cleaned
+
+
+def _derived_texts(draft: CandidateDraft) -> list[Any]:
+    """The fields made of pieces of the text: where a secret shows lower-cased or cut up."""
+    return [draft.name, draft.triggers.get("keywords", []), draft.tags, draft.claims, draft.fingerprint]
+
+
+def _holds_any(text: str, secrets: list[str]) -> bool:
+    folded = text.lower()
+    return any(secret in folded for secret in secrets)
+
+
+def _without(value: Any, secrets: list[str]) -> Any:
+    """`value` with every secret replaced wherever it appears, whatever its case."""
+    if not secrets:
+        return value
+    if isinstance(value, str):
+        for secret in secrets:
+            if secret in value.lower():
+                value = re.sub(re.escape(secret), "[REDACTED:secret]", value, flags=re.IGNORECASE)
+        return value
+    if isinstance(value, list):
+        return [_without(item, secrets) for item in value]
+    if isinstance(value, dict):
+        return {key: _without(item, secrets) for key, item in value.items()}
+    return value
 
 
 def _strings(value: object) -> list[str]:
@@ -186,10 +234,10 @@ def _verdict(cleaned: CandidateDraft | None) -> tuple[CandidateDraft | None, str
 def clean_evidence(evidence: list[dict[str, str]]) -> list[dict[str, str]] | None:
     """Evidence entries redacted, or None when they cannot be made clean (fail closed)."""
     try:
-        if not holds_secret(evidence):
+        if not holds_secret(evidence, derived=True):
             return evidence  # the common case: one scan
-        redacted: list[dict[str, str]] = redact_value(evidence)[0]
-        if holds_secret(redacted):  # checked again: a redactor that missed must not get through
+        redacted: list[dict[str, str]] = redact_value(evidence, derived=True)[0]
+        if holds_secret(redacted, derived=True):  # checked again: a redactor that missed must not get through
             return None
     except ScannerUnavailableError:
         raise  # see sanitize: never turn a broken install into lost evidence
@@ -213,7 +261,11 @@ def check_all(drafts: list[CandidateDraft]) -> list[Checked]:
     """`check` for one session's drafts: one scan of all their text when it is clean (the common
     case: evidence makes every session's text new, so no cache helps), else draft by draft."""
     try:
-        clean_all = bool(drafts) and not holds_secret(_texts(drafts))
+        clean_all = (
+            bool(drafts)
+            and not holds_secret(_texts(drafts))
+            and not holds_secret([_derived_texts(d) for d in drafts], derived=True)
+        )
     except ScannerUnavailableError:
         raise
     except Exception:  # fail closed, as in sanitize: the slow path decides draft by draft

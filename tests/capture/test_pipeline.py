@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from reasonlessons.capture.checkpoint import Checkpoints
 from reasonlessons.capture.pipeline import CaptureReport, capture
 from reasonlessons.capture.writer import recorded_evidence
 from reasonlessons.errors import UsageError
@@ -130,7 +131,8 @@ def test_appended_bytes_are_read_incrementally_and_add_evidence(
     lesson = read_lesson(_candidates(repo)["npm-test-vitest-not-found"])
     assert {e["session"] for e in lesson.meta["evidence"]} == {"vitest-not-found#1", "vitest-not-found#2"}
     state = json.loads((repo / ".reasonix" / "state" / "capture-checkpoints.json").read_text())
-    assert state["data"][str(log)]["offset"] >= size  # the next read starts after the first launch
+    # The next read starts after the first launch.
+    assert state["data"][Checkpoints.key(log)]["offset"] >= size
 
 
 def test_promoted_duplicate_gets_evidence_in_local_state_not_in_its_file(
