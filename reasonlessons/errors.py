@@ -50,6 +50,15 @@ class StoreWriteError(ReasonLessonsError):
     """The lessons directory or state directory could not be written."""
 
 
+class UnsafeLocationError(StoreWriteError):
+    """A lessons or state directory is a symlink (or under one) that leaves its scope's root."""
+
+
+class UnsafeTextError(ReasonLessonsError):
+    """Text about to be written holds characters that make it read differently than it is
+    (bidirectional controls): refused, never stored."""
+
+
 class InvalidFingerprintError(UsageError):
     """A fingerprint entry that cannot be parsed or escapes the repository."""
 

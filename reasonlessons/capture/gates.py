@@ -10,6 +10,7 @@ are merged, and at most MAX_PER_SESSION survive, strongest first.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
@@ -20,7 +21,7 @@ from reasonlessons.capture.reduce.observations import SessionObservations
 from reasonlessons.constants import NAME_RE
 from reasonlessons.fingerprint import check_entry
 from reasonlessons.lessons.model import OUTCOMES
-from reasonlessons.safety import linear_re
+from reasonlessons.safety import linear_re, textview
 from reasonlessons.safety.redact import (
     assert_clean,
     find_secrets,
@@ -77,6 +78,33 @@ def _clean_triggers(triggers: dict[str, list[str]]) -> dict[str, list[str]]:
     return out
 
 
+def _without_bidi(draft: CandidateDraft) -> CandidateDraft:
+    """Bidirectional controls taken out of every text of a draft: a lesson file may not hold them
+    (lessons/file.py refuses), and a log's text is kept, not dropped, for one."""
+    fields = (draft.description, draft.body, draft.triggers, draft.evidence, draft.claims, draft.tags)
+    if all(s.isascii() for s in _strings(list(fields))):
+        return draft
+    return replace(
+        draft,
+        description=textview.BIDI.sub("", draft.description),
+        body=textview.BIDI.sub("", draft.body),
+        triggers=_map_strings(draft.triggers, lambda s: textview.BIDI.sub("", s)),
+        evidence=_map_strings(draft.evidence, lambda s: textview.BIDI.sub("", s)),
+        claims=[textview.BIDI.sub("", c) for c in draft.claims],
+        tags=[textview.BIDI.sub("", t) for t in draft.tags],
+    )
+
+
+def _map_strings(value: Any, change: Callable[[str], str]) -> Any:
+    if isinstance(value, str):
+        return change(value)
+    if isinstance(value, list):
+        return [_map_strings(item, change) for item in value]
+    if isinstance(value, dict):
+        return {key: _map_strings(item, change) for key, item in value.items()}
+    return value
+
+
 def sanitize(draft: CandidateDraft) -> CandidateDraft | None:
     """The draft with secrets redacted from every field, or None if it cannot be made clean.
 
@@ -84,6 +112,7 @@ def sanitize(draft: CandidateDraft) -> CandidateDraft | None:
     they are checked for the shapes a secret keeps then too (`derived`), and every secret found
     anywhere in the draft is taken out of them wherever it appears, in any case. A fingerprint
     entry holding a secret is dropped: it cannot be redacted and still name a fact."""
+    draft = _without_bidi(draft)
     try:
         if not holds_secret(_texts([draft])) and not holds_secret(_derived_texts(draft), derived=True):
             return _as_is(draft)  # the common case: one scan, nothing to redact
@@ -215,7 +244,9 @@ def _texts(drafts: list[CandidateDraft]) -> list[Any]:
 
 
 def _as_is(draft: CandidateDraft) -> CandidateDraft:
-    """A draft with no secret, as sanitize returns it: only its trigger lists tidied."""
+    """A draft with no secret, as sanitize returns it: only its trigger lists tidied (and any
+    bidirectional control taken out)."""
+    draft = _without_bidi(draft)
     return replace(draft, triggers=_clean_triggers(draft.triggers))
 
 
@@ -273,7 +304,7 @@ def check_all(drafts: list[CandidateDraft]) -> list[Checked]:
     if not clean_all:
         return [check(draft) for draft in drafts]
     # Scanned with the rest, each draft and its evidence are clean as they are.
-    return [Checked(draft, _verdict(_as_is(draft)), draft.evidence) for draft in drafts]
+    return [Checked(draft, _verdict(_as_is(draft)), _without_bidi(draft).evidence) for draft in drafts]
 
 
 def check(draft: CandidateDraft) -> Checked:

@@ -75,6 +75,7 @@ def export_reasonix(
     """Write the fresh lessons of `scope` as memory facts, update changed ones, withdraw the rest."""
     if scope not in SCOPES:
         raise UsageError(f"--scope {scope!r}: use project, global or all")
+    project.loc.guard_writes()
     env = os.environ if env is None else env
     home = Path.home() if home is None else home
     now = now or project.now()

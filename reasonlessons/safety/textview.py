@@ -111,3 +111,22 @@ def view(text: str) -> View | None:
         return None
     copy(len(text))
     return View("".join(parts), starts, segments)
+
+
+# Cyrillic, Greek and other letters drawn like Latin ones (Unicode's confusables, the common part):
+# "іgnоrе" in Cyrillic reads "ignore" to a model and to a person, so filters compare skeletons.
+_CONFUSABLES = str.maketrans(
+    "аеорсухіјѕԁԛԝһӏѵɡАВЕКМНОРСТХУІЈЅԌԚԜҮӀαοντρικυχεβΑΒΕΖΗΙΚΜΝΟΡΤΥΧϲϳɑɩɪʟᴀᴄᴅᴇᴋᴍᴏᴘᴛᴜᴠᴡᴢ",
+    "aeopcyxijsdqwhlvgABEKMHOPCTXYIJSGQWYIaovtpikuxeBABEZHIKMNOPTYXcjaiiLACDEKMOPTUVWZ",
+)
+
+
+def skeleton(text: str) -> str:
+    """`text` as filters should compare it: compatibility forms folded (NFKC: full-width and
+    mathematical letters), invisible format characters removed, look-alike letters made Latin."""
+    if text.isascii():
+        return text
+    folded = unicodedata.normalize("NFKC", text)
+    folded = INVISIBLE.sub("", folded)
+    folded = "".join(c for c in folded if c.isascii() or unicodedata.category(c) != "Cf")
+    return folded.translate(_CONFUSABLES)

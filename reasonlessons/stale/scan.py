@@ -95,6 +95,7 @@ def refresh(project: Project, name: str | None = None, *, all: bool = False) -> 
     if (name is None) == (not all):
         raise UsageError("give a lesson NAME or --all (not both)")
     loc = project.loc
+    loc.guard_writes()
     store = project.store
     scopes = (SCOPE_PROJECT, SCOPE_GLOBAL, SCOPE_CANDIDATE)
     targets = [store.find(name, scopes)] if name is not None else store.scan(scopes).lessons

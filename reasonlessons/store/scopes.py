@@ -163,6 +163,7 @@ class LessonStore:
             meta["fingerprint-recorded"] = self._recorder(self.loc.root, list(fingerprint))
         lesson = Lesson(meta=meta, body=body, scope=scope)
         path = self.path_for(name, scope)
+        self.loc.guard_writes()
         with locked(self.loc.lock_path(scope)):
             if not replace and (path.exists() or path.is_symlink()):
                 raise LessonExistsError(
@@ -178,6 +179,7 @@ class LessonStore:
         if lesson.path is None or lesson.scope is None:
             raise ValueError("save() needs a lesson read from the store")
         data = render_lesson(lesson)
+        self.loc.guard_writes()
         with locked(self.loc.lock_path(lesson.scope)):
             try:
                 if lesson.path.read_bytes() == data:
@@ -192,6 +194,7 @@ class LessonStore:
         source = self.path_for(name, SCOPE_CANDIDATE)
         target_scope = SCOPE_GLOBAL if to_global else SCOPE_PROJECT
         target = self.path_for(name, target_scope)
+        self.loc.guard_writes()
         with locked(self.loc.lock_path(SCOPE_PROJECT)), self._maybe_global_lock(to_global):
             if not (source.exists() or source.is_symlink()):
                 raise LessonNotFoundError(
@@ -227,6 +230,7 @@ class LessonStore:
     def reject(self, name: str) -> Path:
         """Delete a candidate and remember it so capture does not propose it again."""
         path = self.path_for(name, SCOPE_CANDIDATE)
+        self.loc.guard_writes()
         with locked(self.loc.lock_path(SCOPE_CANDIDATE)):
             if not (path.exists() or path.is_symlink()):
                 raise LessonNotFoundError(
@@ -255,6 +259,7 @@ class LessonStore:
     def remove(self, name: str, *, scope: str = SCOPE_PROJECT) -> Path:
         """Delete a promoted lesson from the project (or global) scope."""
         path = self.path_for(name, scope)
+        self.loc.guard_writes()
         with locked(self.loc.lock_path(scope)):
             if not (path.exists() or path.is_symlink()):
                 hint = "reject it" if self.path_for(name, SCOPE_CANDIDATE).exists() else "check the name"

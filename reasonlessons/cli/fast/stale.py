@@ -20,8 +20,6 @@ from reasonlessons.constants import (
     EXIT_OK,
     EXIT_STALE,
     LESSONS_DIR,
-    REASONIX_DIR,
-    STATE_DIR,
 )
 
 if TYPE_CHECKING:
@@ -91,7 +89,9 @@ def _locate(repo: RepoArg) -> tuple[str, str, str] | None:
             root = parent
     home = os.environ.get(ENV_HOME)
     base = os.path.expanduser(home) if home else os.path.join(os.path.expanduser("~"), DEFAULT_HOME_DIRNAME)
-    state = os.path.join(root, REASONIX_DIR, STATE_DIR)
+    from reasonlessons.lessons import statedir  # stdlib only: as Locations.state_dir decides
+
+    state = statedir.resolve(root, os.path.normpath(base))
     return state, root, os.path.join(os.path.normpath(base), LESSONS_DIR)
 
 
