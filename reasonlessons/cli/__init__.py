@@ -43,6 +43,7 @@ def entry() -> None:
 def run(argv: list[str] | None = None) -> int:
     """Run one command line and return its exit code."""
     from reasonlessons.errors import run_mapped
+    from reasonlessons.safety.terminal import visible
 
     app = build_app()
 
@@ -53,7 +54,7 @@ def run(argv: list[str] | None = None) -> int:
             return _code(exc.code)
         return EXIT_OK
 
-    return run_mapped(invoke)
+    return run_mapped(invoke, show=visible)
 
 
 def build_app() -> typer.Typer:

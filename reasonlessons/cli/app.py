@@ -11,6 +11,7 @@ import typer
 from reasonlessons import store
 from reasonlessons.cli.fast.options import JSON, REPO
 from reasonlessons.errors import UsageError
+from reasonlessons.safety.terminal import json_bytes, visible
 from reasonlessons.support import jsonio
 
 if TYPE_CHECKING:
@@ -43,18 +44,24 @@ def open_project(repo: Path | None) -> Project:
 
 
 def print_json(obj: object) -> None:
-    sys.stdout.buffer.write(jsonio.dumps(obj, indent=True))
+    """A JSON document on stdout, control and invisible characters escaped (safety/terminal.py)."""
+    sys.stdout.buffer.write(json_bytes(jsonio.dumps(obj, indent=True)))
     sys.stdout.flush()
 
 
 def say(message: str) -> None:
-    """A line for the human on stdout."""
-    typer.echo(message)
+    """A line for the human on stdout; control characters from lesson text are shown, not run."""
+    typer.echo(visible(message))
+
+
+def complain(message: str) -> None:
+    """A line for the human on stderr (control characters shown, not run)."""
+    typer.echo(visible(message), err=True)
 
 
 def warn(message: str) -> None:
     """A warning on stderr, so `--json` output stays clean."""
-    typer.echo(f"warning: {message}", err=True)
+    complain(f"warning: {message}")
 
 
 def parse_duration(text: str) -> dt.timedelta:

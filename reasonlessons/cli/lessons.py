@@ -12,6 +12,7 @@ from reasonlessons.cli.app import (
     JsonOption,
     RepoOption,
     app,
+    complain,
     open_project,
     parse_duration,
     print_json,
@@ -193,7 +194,7 @@ def validate(json: JsonOption = False, repo: RepoOption = None) -> None:
         )
     else:
         for p in problems:
-            typer.echo(f"{p.severity}: {p.path}: {p.message}", err=True)
+            complain(f"{p.severity}: {p.path}: {p.message}")
         say(f"{len(errors)} error(s), {len(problems) - len(errors)} warning(s)")
     if errors:
         raise typer.Exit(EXIT_ERROR)

@@ -90,8 +90,9 @@ def main(argv: Sequence[str]) -> int:
         except SystemExit as exc:  # argparse: --help (0) or a usage error (2)
             return exc.code if isinstance(exc.code, int) else EXIT_USAGE
     from reasonlessons.errors import run_mapped
+    from reasonlessons.safety.terminal import visible
 
-    return run_mapped(lambda: run(**opts))
+    return run_mapped(lambda: run(**opts), show=visible)
 
 
 def run(
@@ -110,6 +111,7 @@ def run(
     from reasonlessons.lessons.locations import Locations
     from reasonlessons.recall.api import recall
     from reasonlessons.recall.result import FORMATS
+    from reasonlessons.safety.terminal import visible
 
     if fmt not in FORMATS:
         raise UsageError(f"--format {fmt!r}: use {', '.join(FORMATS)}")
@@ -125,7 +127,7 @@ def run(
         session=session,
     )
     for warning in result.warnings:
-        sys.stderr.write(f"warning: {warning}\n")
+        sys.stderr.write(f"warning: {visible(warning)}\n")
     out = result.render(fmt)
     if out:
         sys.stdout.flush()

@@ -52,8 +52,9 @@ def try_run(argv: list[str]) -> int | None:
     if opts is None:
         return None
     from reasonlessons.errors import run_mapped
+    from reasonlessons.safety.terminal import visible
 
-    return run_mapped(lambda: stale_main(**opts))
+    return run_mapped(lambda: stale_main(**opts), show=visible)
 
 
 def stale_main(repo: RepoArg, *, check: bool, as_json: bool) -> int:
@@ -102,6 +103,7 @@ def _check(repo: RepoArg) -> dict[str, Any]:
     from pathlib import Path
 
     from reasonlessons.fingerprint.deps import Deps
+    from reasonlessons.safety.terminal import json_bytes, visible
     from reasonlessons.stale import answer_cache
     from reasonlessons.stale.scan import scan_stale
     from reasonlessons.store.project import open_project
@@ -120,9 +122,9 @@ def _check(repo: RepoArg) -> dict[str, Any]:
         if collecting:
             gc.enable()
     answer = {
-        "stderr": "".join(f"warning: {bad.path}: {bad.message}\n" for bad in result.bad),
-        "json": jsonio.dumps([r.to_json() for r in result.reports], indent=True),
-        "text": "".join(f"{line}\n" for line in human_lines(result)).encode("utf-8"),
+        "stderr": "".join(visible(f"warning: {bad.path}: {bad.message}") + "\n" for bad in result.bad),
+        "json": json_bytes(jsonio.dumps([r.to_json() for r in result.reports], indent=True)),
+        "text": "".join(f"{visible(line)}\n" for line in human_lines(result)).encode("utf-8"),
         "stale": bool(result.reports),
     }
     until = result.valid_until
