@@ -28,7 +28,7 @@ from reasonlessons.lessons.file import read_lesson, render_lesson, write_lesson
 from reasonlessons.lessons.locations import Locations
 from reasonlessons.lessons.model import Lesson, check_name, schema_problems
 from reasonlessons.store.state import load_state, save_state
-from reasonlessons.support.atomic import locked
+from reasonlessons.support.atomic import locked, write_atomic
 from reasonlessons.support.hashing import text_key
 
 if TYPE_CHECKING:
@@ -212,7 +212,7 @@ class LessonStore:
                     )
             else:
                 self._prepare_dir(target_scope)
-                write_lesson(target, lesson)
+                write_atomic(target, data)  # the rendering just made: rendering again costs a scan
             self._unlink(source)
         lesson.path, lesson.scope = target, target_scope
         return lesson
@@ -220,10 +220,15 @@ class LessonStore:
     def promote_auto(self, after: dt.timedelta) -> list[Lesson]:
         """Promote every candidate captured more than `after` ago (rejected ones are already gone)."""
         cutoff = self.now() - after
+        rejections = self.rejections()
         promoted = []
         for lesson in self.scan([SCOPE_CANDIDATE]).lessons:
             captured = lesson.captured_at
-            if captured is not None and captured <= cutoff and not self.is_rejected(lesson):
+            if (
+                captured is not None
+                and captured <= cutoff
+                and not self.is_rejected(lesson, rejections=rejections)
+            ):
                 promoted.append(self.promote(lesson.name))
         return promoted
 
@@ -248,9 +253,15 @@ class LessonStore:
             self._unlink(path)
         return path
 
-    def is_rejected(self, lesson: Lesson) -> bool:
-        """True when a candidate with this name or this content was rejected before."""
-        rejections = load_state(self.loc.state_dir / _REJECTIONS, kind="rejections")
+    def rejections(self) -> dict[str, Any]:
+        """The rejected candidates, by name: `{"key": content key, "at": when}`."""
+        return load_state(self.loc.state_dir / _REJECTIONS, kind="rejections")
+
+    def is_rejected(self, lesson: Lesson, *, rejections: dict[str, Any] | None = None) -> bool:
+        """True when a candidate with this name or this content was rejected before (`rejections`:
+        the document, when the caller asks about many candidates)."""
+        if rejections is None:
+            rejections = self.rejections()
         if lesson.name in rejections:
             return True
         key = content_key(lesson)
