@@ -86,7 +86,9 @@ class SessionTrace:
         self.tool_calls += 1
         args = event.tool_args or {}
         for edit in file_edits(event.tool_name, args, event.raw_ref):
-            path = relative(edit.path, tuple(b for b in (self.cwd, self.root) if b))
+            # Redacted as written: relativizing rewrites a path (`\` becomes `/`), and a secret in it
+            # may then no longer read as one.
+            path = relative(redact(edit.path).text, tuple(b for b in (self.cwd, self.root) if b))
             if path and path not in self.files and len(self.files) < MAX_FILES:
                 self.files.append(path)
         command = args.get("command")

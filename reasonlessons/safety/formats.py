@@ -184,7 +184,7 @@ _HASH_PREFIX = re.compile(
 )
 _GENERIC_PREFIXED = Rule(
     "token",
-    re.compile(r"(?<![A-Za-z0-9_./+=-])(?:[a-z]{2,10}|[A-Z]{2,10})[_-](?:[A-Za-z0-9]{1,10}[_-]){0,3}[A-Za-z0-9]{20,200}(?![A-Za-z0-9_/+=-])"),
+    re.compile(r"(?<![A-Za-z0-9_.+=-])(?:[a-z]{2,10}|[A-Z]{2,10})[_-](?:[A-Za-z0-9]{1,10}[_-]){0,3}[A-Za-z0-9]{20,200}(?![A-Za-z0-9_+=-])"),
     check=_prefixed,
 )  # fmt: skip
 
@@ -210,13 +210,38 @@ def _cls(ch: str) -> int:
     return 0 if ch.isdigit() else 1 if ch.isupper() else 2
 
 
-# Runs of base62 set off by anything but the characters of paths, base64 and dotted names.
+# Runs of base62 set off by anything but the characters of base64, identifiers and dotted names (a
+# run in a path segment counts: a random 20-character file name is a token's, not a person's).
 _GENERIC_RANDOM = Rule(
     "high-entropy",
-    re.compile(r"(?<![A-Za-z0-9_./+~%-])[A-Za-z0-9]{20,200}(?![A-Za-z0-9_/+=~%-])"),
+    re.compile(r"(?<![A-Za-z0-9_.+~%-])[A-Za-z0-9]{20,200}(?![A-Za-z0-9_+=~-])"),
     check=_high_entropy,
 )  # fmt: skip
 GENERIC: tuple[Rule, ...] = (_GENERIC_PREFIXED, _GENERIC_RANDOM)
+_BLOB_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=")
+_BLOB_REACH = 512  # how far around a run to look: bounded, so a huge blob costs linear time
+
+
+def in_blob(text: str, start: int, end: int) -> bool:
+    """Whether the run text[start:end] is a piece of base64 data (an image, a digest), not a token
+    of its own: the base64 around it has `+` or padding, or other random pieces beside it (a path's
+    other segments are words)."""
+    left, right = start, end
+    while left > max(0, start - _BLOB_REACH) and text[left - 1] in _BLOB_CHARS:
+        left -= 1
+    while right < min(len(text), end + _BLOB_REACH) and text[right] in _BLOB_CHARS:
+        right += 1
+    if left == start and right == end:
+        return False
+    if BENIGN_BEFORE.search(text, max(0, left - 24), left):
+        return True  # `base64,…/run`, `sha512-…/run`: encoded data from its start
+    blob = text[left:right]
+    if "+" in blob or blob.endswith("="):
+        return True
+    run = text[start:end]
+    return any(len(p) >= 12 and p != run and random_looking(p) for p in blob.split("/"))
+
+
 # Contexts whose random-looking runs are content digests or encoded data, not credentials.
 BENIGN_BEFORE = re.compile(r"(?i)(?:sha\d+|md5|h1|xxh\w*|blake\w*|integrity|base64|sri)[-:,=][ \t]*[\"']?$")
 

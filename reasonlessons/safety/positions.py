@@ -154,7 +154,8 @@ def kind_of(name: str) -> str:
 
 _NUMBER = re.compile(r"[\d.,:+-]+[a-zA-Z%]{0,2}$")  # 12, 10.0, 1.2.3, 8080, 30s, 90%
 _CODE = re.compile(r"[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)*\s*[(\[]")  # get_password(, os.environ[
-_DOTTED = re.compile(r"[A-Za-z_$][A-Za-z_$]*\d{0,2}(?:\??\.[A-Za-z_$][\w$]*){1,8}$")  # settings.SECRET_KEY
+# settings.SECRET_KEY, config.db2.password: names, not values
+_DOTTED = re.compile(r"[A-Za-z_$][A-Za-z_$]*\d{0,2}(?:\??\.[A-Za-z_$][A-Za-z_$]*\d{0,2}){1,8}$")  # fmt: skip
 _CONSTANT = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")  # OPENAI_API_KEY names a variable
 _IDENTIFIER = re.compile(r"[a-z][a-z0-9]*(?:_[a-z][a-z0-9]*)+$")  # db_password: a variable
 _PLAIN_WORD = re.compile(r"[a-z]+(?:[-_][a-z]+)*$")
@@ -241,7 +242,8 @@ _ASSIGN = re.compile(
     + _V
 )
 _ENV_LINE = re.compile(
-    r"(?m)^[ \t]*(?:ENV|ARG|setx|set[ \t]+-[gxUlu]{1,3})[ \t]+(?P<name>[A-Za-z_][\w.-]{0,80})[ \t]+" + _V
+    r"(?m)(?:^|(?<=[\s`;(]))(?:ENV|ARG|setx|set[ \t]+-[gxUlu]{1,3})[ \t]+(?P<name>[A-Za-z_][\w.-]{0,80})[ \t]+"
+    + _V
 )
 _PAIR = re.compile(r"\([ \t]*(?P<q>[\"'])(?P<name>[A-Za-z_][\w.-]{0,80})(?P=q)[ \t]*,[ \t]*" + _V)
 _FLAG = re.compile(r"(?<![\w-])(?P<name>--?[A-Za-z][\w.-]{1,48})(?:=|[ \t]+)(?!-)" + _V)
@@ -291,7 +293,19 @@ def _names_a_value(match: re.Match[str], name: str, value: str) -> bool:
     if match.group("v4") is None or sep is None:
         return False
     spaced = sep != ":" and match.start("sep") > 0 and match.string[match.start("sep") - 1] in " \t"
-    return (sep == ":" or spaced) and re.fullmatch(r"[A-Za-z_]+", value) is not None
+    return (sep == ":" or spaced) and re.fullmatch(r"[A-Za-z_]+", value) is not None and not _made_up(value)
+
+
+_CAMEL_PART = re.compile(r"[A-Z][a-z]+|[A-Z]+(?![a-z])|[a-z]+")
+
+
+def _made_up(value: str) -> bool:
+    """Letters only, yet no words: `GuZQGlRulEIDWjCCKqeV` (a generated password or base64 without
+    digits), not `userPassword` or `XMLHttpRequest`: its camel-case parts are one or two letters."""
+    if len(value) < 16 or value.islower() or value.isupper():
+        return False
+    parts = _CAMEL_PART.findall(value)
+    return len(parts) >= 6 and len(value) / len(parts) < 3.5
 
 
 def _code_follows(match: re.Match[str], text: str) -> bool:
@@ -447,6 +461,49 @@ def _cli(text: str) -> Iterator[Span]:
         yield from _flag_values(table, args)
 
 
+# Any other command: `-p VALUE` is a password when the same command names a user (`cqlsh -u app
+# -p X`, `mosquitto_pub -u app -P X`), except in tools whose -u and -p are switches without values.
+_USER_FLAG = re.compile(r"(?<![\w-])(?:-u|-U|--user(?:name)?|--login)(?:=|[ \t]+)(?!-)[^\s;|&`]+")
+_PASS_FLAG = re.compile(r"(?<![\w-])(?:-p|-P|-w|-W|-pw|-a|--pass)(?:[ \t]+|=)?(?!-)(?P<v4>[^\s;|&`\"']{2,512}|\"[^\"\n]{2,512}\"|'[^'\n]{2,512}')")  # fmt: skip
+_SWITCH_TOOLS = re.compile(r"(?<![\w.-])(?:cp|mv|rsync|tar|git|mkdir|ls|install|diff|patch|sort|ps|scp|ssh|docker|podman|kubectl|pip|npm|uv|pytest|python3?|node|go|cargo|make|gcc|clang|ln|chmod|chown|find|grep|rg|sed|awk|xargs|tee|zip|unzip)(?![\w.-])")  # fmt: skip
+_SEGMENT = re.compile(r"[^;|&`\n]+")
+
+
+def _user_and_password(text: str) -> Iterator[Span]:
+    for segment in _SEGMENT.finditer(text):
+        part = segment.group(0)
+        if "-" not in part or _USER_FLAG.search(part) is None:
+            continue
+        head = part.lstrip().split(" ", 1)[0].rsplit("/", 1)[-1]
+        if _SWITCH_TOOLS.fullmatch(head) or head in CLI_FLAGS or head in CLI_SUBCOMMAND_FLAGS:
+            continue  # the table knows these; the rest use -p as a switch
+        for match in _PASS_FLAG.finditer(part):
+            value = match.group("v4").strip("\"'")
+            if literal(value, min_len=2) and "/" not in value and not value.startswith("."):
+                yield segment.start() + match.start("v4"), segment.start() + match.end("v4"), "password"
+
+
+# Passwords that are a command's positional argument, or piped into a command that reads one.
+_POSITIONAL = re.compile(
+    r"(?i)(?:\brabbitmqctl[ \t]+(?:add_user|change_password)[ \t]+\S+|\bnet[ \t]+user[ \t]+\S+|"
+    r"\bconnect[ \t]+to[ \t]+\S+(?:[ \t]+\S+){0,4}?[ \t]+using|\bmysqladmin(?:[ \t]+-\S+){0,6}[ \t]+password|"
+    r"--with-token[ \t]*<<<)[ \t]*(?P<v4>[^\s;|&`]{2,512})"
+)
+_WINDOWS_FLAG = re.compile(r"(?i)(?<!\S)/(?:p|pass|password|pw|pwd):(?P<v4>[^\s;|&`]{2,512})")
+_PIPED = re.compile(
+    r"\b(?:echo|printf)[ \t]+(?:-\w+[ \t]+)*(?P<q>[\"']?)(?P<v4>[^\s\"'|;&`]{2,512})(?P=q)[ \t]*\|[^\n|]{0,100}?"
+    r"(?:--password-stdin|--token-stdin|secret[ \t]+set|\blogin\b|passwd[ \t]+--stdin|chpasswd)"
+)
+
+
+def _positional(text: str) -> Iterator[Span]:
+    for pattern in (_POSITIONAL, _WINDOWS_FLAG, _PIPED):
+        for match in pattern.finditer(text):
+            value = match.group("v4")
+            if literal(value, min_len=2) and value.lower() not in ("-", "stdin", "user", "password"):
+                yield match.start("v4"), match.end("v4"), "password"
+
+
 def _args(text: str, pos: int) -> list[tuple[int, int, str]]:
     """The words after a command, up to the end of that command (a pipe, `;`, `&&`, a line end)."""
     out: list[tuple[int, int, str]] = []
@@ -588,7 +645,8 @@ def _cookies(text: str) -> Iterator[Span]:
 
 
 _PGPASS = re.compile(
-    r"(?m)(?:^|(?<=[\s\"'>]))[\w.*-]+:(?:\d{1,5}|\*):[^:\s\"']+:[^:\s\"']+:(?P<v4>[^\s\"']{1,256})(?=$|[\s\"'])"
+    r"(?m)(?:^|(?<=[\s\"'>`]))[\w.*-]+:(?:\d{1,5}|\*):[^:\s\"'`]+:[^:\s\"'`]+:(?P<v4>[^\s\"'`]{1,256})"
+    r"(?=$|[\s\"'`])"
 )
 _NETRC = re.compile(r"(?i)\b(?:login|user)[ \t]+\S+[ \t]+password[ \t]+(?P<v4>\S{1,256})")
 _NETRC_LINE = re.compile(r"(?im)^[ \t]*(?:password|passwd)[ \t]+(?P<v4>\S{1,256})[ \t]*$")
@@ -643,6 +701,8 @@ FINDERS: tuple[tuple[Finder, tuple[str, ...]], ...] = (
     (lambda t: _named(_CONFIG_SET, t), ("config", "secret")),
     (_xml, _SECRET_WORDS),
     (_cli, tuple(sorted({*CLI_FLAGS, *CLI_SUBCOMMAND_FLAGS, "htpasswd", "sqlplus"}))),
+    (_user_and_password, ("-u", "--user", "--login")),
+    (_positional, ("rabbitmqctl", "net user", "connect", "mysqladmin", "with-token", "/p", "echo", "printf")),
     (_urls, ("://", "=")),
     (_headers, ("authori", "bearer", "basic")),
     (_cookies, ("cookie",)),

@@ -64,8 +64,11 @@ def _format_spans(text: str, folded: str, present: set[str]) -> Iterator[Span]:
             yield start, end, rule.kind
     for rule in formats.GENERIC:
         for start, end in rule.spans(text):
-            if not formats.BENIGN_BEFORE.search(text, max(0, start - 24), start):
-                yield start, end, rule.kind
+            if formats.BENIGN_BEFORE.search(text, max(0, start - 24), start):
+                continue
+            if formats.in_blob(text, start, end):
+                continue
+            yield start, end, rule.kind
 
 
 _B64_RUN = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/]{12,1024}={0,2}(?![A-Za-z0-9+/=_-])")
