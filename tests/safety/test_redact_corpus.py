@@ -24,6 +24,7 @@ import pytest
 from reasonlessons.safety import redact, secretscan
 from tests import sessionlogs
 from tests.invoke import Invoke
+from tests.repos import commit_all
 from tests.secretcorpus import (
     FALSE_POSITIVES,
     OBFUSCATIONS,
@@ -366,3 +367,38 @@ def test_no_secret_of_the_wide_corpus_survives_capture_promote_refresh_export_re
     assert written.count("[redacted:") >= len(stated)
     raw = contents.decode("utf-8", "replace")
     assert [t for t in FALSE_POSITIVES if t not in raw] == []
+
+
+def test_a_writ_about_a_file_named_password_is_written_as_it_is(
+    make_repo: Callable[[str], Path], cli_invoke: Invoke, tmp_path: Path, isolated_home: Path
+) -> None:
+    """`password.ts` in a fingerprint entry, a trigger and the body: no rule may read the YAML line
+    after it (or the next entry) as the password's value."""
+    repo = make_repo("capture-node")
+    (repo / "src" / "auth").mkdir(parents=True)
+    (repo / "src" / "auth" / "password.ts").write_text("export function hashPassword() {}\n")
+    (repo / "src" / "auth" / "token_store.py").write_text("TOKEN_TTL = 3600\n")
+    commit_all(repo, "auth files")
+    writ = (
+        "/lesson stage-auth\n"
+        "- stage the generated `src/auth/password.ts` with `git add -f src/auth/password.ts`\n"
+        "- src/auth/token_store.py keeps NODE_ENV=production sessions\n/endlesson"
+    )
+    turns: list[sessionlogs.Turn] = [
+        ("user", "tidy the auth module"),
+        *[
+            ("tool", c, "", 0)
+            for c in ("git status --short", "npx vitest run", "git add -f src/auth/password.ts")
+        ],
+        ("user", writ),
+        ("end", "Done."),
+    ]
+    log = sessionlogs.claude_code(tmp_path / "cc", "abcdef01-2222-4333-8444-555555555555", turns)
+    report = json.loads(cli_invoke("capture", log, "--json", "--repo", repo).stdout)
+    assert "stage-auth" in [c["name"] for c in report["candidates"]], report
+    text = (repo / ".reasonix" / "lessons" / "_candidates" / "stage-auth.md").read_text()
+    assert "git add -f src/auth/password.ts" in text
+    assert "/auth/token_store.py keeps NODE_ENV=production" in text
+    assert "REDACTED" not in text
+    cli_invoke("promote", "stage-auth", "--repo", repo)
+    assert "REDACTED" not in (repo / ".reasonix" / "lessons" / "stage-auth.md").read_text()
