@@ -5,12 +5,12 @@ module registers its commands on the app of app.py:
 
     app.py           the Typer app, the shared options, printing helpers
     lessons.py       add, list, show, promote, reject, rm, validate
-    capture.py       capture (built from fast/capture.py's option table)
+    capture.py       capture (built from fast/capture.py's option table), sources
     recall.py        recall (built from fast/recall.py's option table)
     stale.py         stale (built from fast/stale.py's option table), refresh
     trust.py         trust
     watch.py         watch
-    integrations.py  hook (built from fast/hook.py's option table), install, export, mcp
+    integrations.py  hook (built from fast/hook.py's option table), install, uninstall, export, mcp
     interop.py       import, stats, revive
     tables.py        a Typer command generated from a fast path's option table
     fast/            the per-turn paths, without Typer: recall, capture, stale, hook

@@ -1,4 +1,4 @@
-"""Agent integrations on the command line: hook, install, export, mcp.
+"""Agent integrations on the command line: hook, install, uninstall, export, mcp.
 
 `hook` is listed here for `--help` and docs only: `cli.fast.dispatch` sends it to the argparse fast path
 (reasonlessons/cli/fast/hook.py) before Typer is imported, and this command, built from the same
@@ -7,8 +7,9 @@ option table, calls the same `run()`, so both print the same bytes and keep the 
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -22,30 +23,85 @@ from reasonlessons.errors import UsageError
 add_command(app, "hook", fast_hook.OPTIONS, fast_hook.run, summary=fast_hook.SUMMARY)
 
 
+AgentArgument = Annotated[
+    str, typer.Argument(help="The agent to hook into: claude-code or reasonix.", show_default=False)
+]
+LocalOption = Annotated[
+    bool,
+    typer.Option(
+        "--local", help="claude-code: .claude/settings.local.json (personal, not committed) instead."
+    ),
+]
+GlobalOption = Annotated[
+    bool,
+    typer.Option(
+        "--global",
+        help="reasonix: <Reasonix home>/settings.json (yours, every project) instead of .reasonix/.",
+    ),
+]
+
+
 @app.command()
 def install(
-    agent: Annotated[str, typer.Argument(help="The agent to hook into: claude-code.", show_default=False)],
+    agent: AgentArgument,
     uninstall: Annotated[bool, typer.Option("--uninstall", help="Remove our hooks instead.")] = False,
-    local: Annotated[
-        bool,
-        typer.Option("--local", help="Write .claude/settings.local.json (personal, not committed) instead."),
-    ] = False,
+    local: LocalOption = False,
+    global_: GlobalOption = False,
     command: Annotated[
         str | None,
-        typer.Option("--command", help="Hook command to register; default: reasonlessons hook claude-code."),
+        typer.Option("--command", help="Hook command to register; default: reasonlessons hook AGENT."),
     ] = None,
     json: JsonOption = False,
     repo: RepoOption = None,
 ) -> None:
-    """Merge the reasonlessons hooks into the repository's Claude Code settings, keeping the rest."""
-    if agent != "claude-code":
-        raise UsageError(f"unknown agent {agent!r}; use claude-code")
-    report = integrations.claude_install.install(
-        open_project(repo).loc.root,
-        command=command or integrations.claude_install.DEFAULT_COMMAND,
-        local=local,
-        uninstall=uninstall,
-    )
+    """Merge the reasonlessons hooks into the agent's settings, keeping the rest; reasonix: export too."""
+    _install(agent, uninstall=uninstall, local=local, global_=global_, command=command, json=json, repo=repo)
+
+
+@app.command(name="uninstall")
+def uninstall_command(
+    agent: AgentArgument,
+    local: LocalOption = False,
+    global_: GlobalOption = False,
+    json: JsonOption = False,
+    repo: RepoOption = None,
+) -> None:
+    """Remove the reasonlessons hooks from the agent's settings; every other hook stays."""
+    _install(agent, uninstall=True, local=local, global_=global_, command=None, json=json, repo=repo)
+
+
+def _install(
+    agent: str,
+    *,
+    uninstall: bool,
+    local: bool,
+    global_: bool,
+    command: str | None,
+    json: bool,
+    repo: Path | None,
+) -> None:
+    if agent == "claude-code":
+        if global_:
+            raise UsageError("--global is for reasonix; claude-code takes --local")
+        report: Any = integrations.claude_install.install(
+            open_project(repo).loc.root,
+            command=command or integrations.claude_install.DEFAULT_COMMAND,
+            local=local,
+            uninstall=uninstall,
+        )
+    elif agent == "reasonix":
+        if local:
+            raise UsageError("--local is for claude-code; reasonix takes --global")
+        report = integrations.reasonix_install.install(
+            open_project(repo),
+            command=command or integrations.reasonix_install.DEFAULT_COMMAND,
+            global_=global_,
+            uninstall=uninstall,
+            env=os.environ,
+            home=Path.home(),
+        )
+    else:
+        raise UsageError(f"unknown agent {agent!r}; use claude-code or reasonix")
     if json:
         print_json(report.to_json())
         return
@@ -57,6 +113,12 @@ def install(
         say(f"{report.path}: removed the reasonlessons hooks ({', '.join(report.removed) or 'none'})")
     else:
         say(f"{report.path}: hooks for {', '.join(report.added)}")
+    exported = getattr(report, "export", None)
+    if exported is not None:
+        say(
+            f"exported to Reasonix memory: {len(exported.written)} written, {len(exported.unchanged)} "
+            f"unchanged, {len(exported.withdrawn)} withdrawn, {len(exported.skipped)} skipped"
+        )
 
 
 @app.command()

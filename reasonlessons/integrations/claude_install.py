@@ -11,15 +11,14 @@ shape is refused with a message, so nothing the user wrote is lost.
 from __future__ import annotations
 
 import datetime as dt
-import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from reasonlessons.errors import ReasonLessonsError, StoreWriteError, UsageError
+from reasonlessons.errors import ReasonLessonsError, UsageError
+from reasonlessons.integrations import settings_file
 from reasonlessons.support import jsonio
-from reasonlessons.support.atomic import write_atomic
 
 DEFAULT_COMMAND = "reasonlessons hook claude-code"
 SETTINGS = ".claude/settings.json"
@@ -92,11 +91,11 @@ def install(
         )
     path = root / (LOCAL_SETTINGS if local else SETTINGS)
     report = InstallReport(path)
-    doc, raw = _load(path)
+    doc, raw = settings_file.load(path)
     if doc is None and raw is not None:  # present but not a JSON object
         if uninstall:
             raise SettingsShapeError(f"{path} is not a JSON object; fix it by hand (nothing was changed)")
-        report.backup = _backup(path, now or dt.datetime.now(dt.UTC))
+        report.backup = settings_file.backup(path, now or dt.datetime.now(dt.UTC))
         doc = {}
     before = jsonio.loads(jsonio.dumps(doc)) if doc else {}
     doc = doc or {}
@@ -114,26 +113,9 @@ def install(
         for event in HOOKS:
             _merge(hooks, event, command, report)
     if doc != before or report.backup is not None:
-        _write(path, doc)
+        settings_file.write(path, doc)
         report.changed = True
     return report
-
-
-def _load(path: Path) -> tuple[dict[str, Any] | None, bytes | None]:
-    """(object, raw bytes): (None, None) when missing; (None, raw) when not a JSON object."""
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        return None, None
-    except OSError as exc:
-        raise StoreWriteError(f"cannot read {path}: {exc.strerror or exc}; check permissions") from exc
-    if not raw.strip():
-        return {}, raw
-    try:
-        doc = jsonio.loads(raw)
-    except jsonio.JSONDecodeError:
-        return None, raw
-    return (doc, raw) if isinstance(doc, dict) else (None, raw)
 
 
 def _check_shape(path: Path, hooks: object) -> None:
@@ -186,27 +168,3 @@ def _strip_ours(groups: list[dict[str, Any]]) -> bool:
         else:
             groups.remove(group)
     return found
-
-
-def _backup(path: Path, now: dt.datetime) -> Path:
-    stamp = now.astimezone(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
-    backup = path.with_name(f"{path.name}.bak-{stamp}")
-    n = 1
-    while backup.exists():
-        n += 1
-        backup = path.with_name(f"{path.name}.bak-{stamp}-{n}")
-    try:
-        os.replace(path, backup)
-    except OSError as exc:
-        raise StoreWriteError(f"cannot move {path} aside to {backup}: {exc.strerror or exc}") from exc
-    return backup
-
-
-def _write(path: Path, doc: dict[str, Any]) -> None:
-    target = Path(os.path.realpath(path))  # a symlinked settings file keeps its link
-    try:
-        mode = target.stat().st_mode & 0o777
-    except OSError:
-        mode = 0o644
-    # Two-space JSON, the layout Claude Code itself writes.
-    write_atomic(target, jsonio.dumps(doc, indent=True), mode=mode)

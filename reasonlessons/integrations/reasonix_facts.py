@@ -2,11 +2,12 @@
 
 What Reasonix reads: docs/integrations.md#what-reasonix-loads.
 
-Reasonix reads frontmatter with its own line parser, not YAML (`internal/frontmatter` in
-esengine/DeepSeek-Reasonix): a line is split at its first `:`, the value is trimmed and loses any
-leading and trailing `"`/`'`, no escape is processed, and an empty value opens a section. So every
-value written here is one line, never empty, never starts or ends with a quote character; the
-RFC 3339 timestamps are quoted exactly as Reasonix writes them.
+Reasonix 1.38 parses fact and skill frontmatter as YAML (Go's yaml.v3): a description written as
+plain text that starts with a backtick, `@`, `-`, a quote and the like, or holds `: ` or ` #`, is
+not the string it looks like (a fact is then rewritten as a `legacy-` fact with an empty
+description; a skill loses its catalog line). So the frontmatter is written by a YAML emitter
+(reasonlessons/support/yamlwrite.py), which quotes a value exactly when it must; every value is one
+line; the RFC 3339 timestamps are double-quoted as Reasonix writes them.
 """
 
 from __future__ import annotations
@@ -15,13 +16,17 @@ import datetime as dt
 import hashlib
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any
 
+from reasonlessons.lessons.model import Lesson
 from reasonlessons.recall.render import one_line, sanitize
+from reasonlessons.safety.redact import redact_value
+from reasonlessons.support import jsonio
+from reasonlessons.support.yamlwrite import Quoted, block_mapping
 
-if TYPE_CHECKING:
-    from reasonlessons.lessons.model import Lesson
-
+# Part of every export's source digest: a change to how facts and skills are rendered bumps it, so
+# files written by an older version are rendered again.
+RENDER_VERSION = 2
 INDEX_FILE = "MEMORY.md"
 INDEX_HEADER = "# Memory"
 # Reasonix's own pattern for the index lines it manages (store.go, indexLineRe).
@@ -29,6 +34,10 @@ INDEX_LINE = re.compile(r"^\s*-\s\[.+?\]\(([^)]+)\.md\)\s*—\s.*$")
 TITLE_CHARS = 80
 _SLUG = re.compile(r"[^a-z0-9]+")
 _QUOTES = "\"'"
+# Words of a command trigger (a regex), once its escapes (`\b`, `\s`, `\.`) are blanked out.
+_ESCAPE = re.compile(r"\\.")
+_COMMAND_WORD = re.compile(r"[A-Za-z][\w.-]*[A-Za-z0-9]")
+MAX_KEYWORDS = 16
 
 
 @dataclass(frozen=True)
@@ -67,8 +76,8 @@ def fact_id(scope: str, name: str) -> str:
 
 
 def flat(text: str, *, cap: int = 200) -> str:
-    """One inert line Reasonix's frontmatter parser reads back unchanged."""
-    return one_line(text, cap=cap).strip().strip(_QUOTES).strip()
+    """One inert line: sanitized, whitespace runs made one space (quoting is the emitter's job)."""
+    return one_line(text, cap=cap).strip()
 
 
 def body_of(lesson: Lesson) -> str:
@@ -77,8 +86,9 @@ def body_of(lesson: Lesson) -> str:
 
 
 def title_of(description: str) -> str:
-    """A short index title from the lesson's description (brackets would break the index line)."""
-    text = flat(description.replace("[", "(").replace("]", ")"))
+    """A short index title from the lesson's description; `](` would end the index line's link text
+    early, so it gets a space (Reasonix's index pattern is `- [<title>](<name>.md) — ...`)."""
+    text = flat(description).replace("](", "] (")
     if len(text) <= TITLE_CHARS:
         return text
     cut = text.rfind(" ", 0, TITLE_CHARS - 3)
@@ -92,7 +102,24 @@ def keywords_of(words: list[str]) -> str:
         clean = flat(word.replace(",", " "), cap=60)
         if clean and clean.lower() not in (w.lower() for w in out):
             out.append(clean)
-    return ", ".join(out)
+    return ", ".join(out[:MAX_KEYWORDS])
+
+
+def recall_words(lesson: Lesson) -> list[str]:
+    """The words a user's message would share with the lesson, for Reasonix's BM25 recall: its
+    keyword triggers and tags, the names in its command triggers, and the files and fields its
+    fingerprint reads (`package.json`, `scripts.test`). Reasonix ranks a fact against the message
+    by name, title, description, keywords and body, and recalls it only when two words match."""
+    triggers = lesson.triggers
+    tags = lesson.meta.get("tags")
+    words = [*triggers.get("keywords", []), *(str(t) for t in (tags if isinstance(tags, list) else []) if t)]
+    for pattern in triggers.get("commands", []):
+        words += _COMMAND_WORD.findall(_ESCAPE.sub(" ", pattern))
+    for entry in lesson.fingerprint:
+        path, _, field = str(entry).partition("#")
+        name = path.rstrip("/").rsplit("/", 1)[-1]
+        words += [w for w in (name, field) if w and not any(c in w for c in "*?[")]
+    return words
 
 
 def stamp(when: dt.datetime) -> str:
@@ -107,31 +134,30 @@ def day_stamp(when: dt.datetime) -> str:
 
 
 def render_fact(fact: Fact) -> bytes:
-    lines = [
-        "---",
-        f"id: {fact.id}",
-        f"revision: {fact.revision}",
-        f'created_at: "{fact.created_at}"',
-        f'updated_at: "{fact.updated_at}"',
-        f"name: {fact.name}",
-        f"title: {fact.title}",
-        f"description: {fact.description}",
-    ]
+    meta: dict[str, object] = {
+        "id": fact.id,
+        "revision": fact.revision,
+        "created_at": Quoted(fact.created_at),
+        "updated_at": Quoted(fact.updated_at),
+        "name": fact.name,
+        "title": fact.title,
+        "description": fact.description,
+    }
     if fact.keywords:
-        lines.append(f"keywords: {fact.keywords}")
-    lines += ["activation: relevant", "volatility: stable", f"subject_key: {fact.subject_key}"]
+        meta["keywords"] = fact.keywords
+    meta.update(activation="relevant", volatility="stable", subject_key=fact.subject_key)
     if fact.expires_at:
-        lines.append(f'expires_at: "{fact.expires_at}"')
+        meta["expires_at"] = Quoted(fact.expires_at)
     if fact.last_verified_at:
-        lines.append(f'last_verified_at: "{fact.last_verified_at}"')
-    lines += ["metadata:", "  type: project", f"  scope: {fact.scope}", "---", "", fact.body]
-    return ("\n".join(lines) + "\n").encode("utf-8")
+        meta["last_verified_at"] = Quoted(fact.last_verified_at)
+    meta["metadata"] = {"type": "project", "scope": fact.scope}
+    return f"---\n{block_mapping(meta)}---\n\n{fact.body}\n".encode()
 
 
 def render_skill(name: str, description: str, body: str) -> bytes:
-    """A flat `<name>.md` skill in the weakest parser's form: two unquoted one-line keys."""
-    text = f"---\nname: {name}\ndescription: Lesson — {flat(description)}\n---\n\n{body}\n"
-    return text.encode("utf-8")
+    """A flat `<name>.md` skill: `name` and `description`, the only keys Reasonix shows up front."""
+    meta = {"name": name, "description": f"Lesson — {flat(description)}"}
+    return f"---\n{block_mapping(meta)}---\n\n{body}\n".encode()
 
 
 def file_id(data: bytes) -> str | None:
@@ -145,8 +171,8 @@ def file_revision(data: bytes) -> int:
     return int(match.group(1)) if match else 0
 
 
-def index_line(fact: Fact) -> str:
-    return f"- [{fact.title}]({fact.name}.md) — [project/{fact.scope}] {fact.description}"
+def index_line(name: str, title: str, description: str, scope: str) -> str:
+    return f"- [{title}]({name}.md) — [project/{scope}] {description}"
 
 
 def update_index(text: str, upserts: dict[str, str], removals: set[str]) -> str:
@@ -178,3 +204,23 @@ def update_index(text: str, upserts: dict[str, str], removals: set[str]) -> str:
     while out and not out[-1].strip():
         out.pop()
     return "\n".join(out) + "\n" if out else ""
+
+
+def redacted(lesson: Lesson) -> Lesson:
+    """The lesson with secret-looking text in its frontmatter and body masked (safety/redact.py)."""
+    pair: list[Any] = [lesson.meta, lesson.body]  # one scan for both
+    meta, body = redact_value(pair)[0]
+    return Lesson(meta=meta, body=body, path=lesson.path, scope=lesson.scope)
+
+
+def source_digest(lesson: Lesson) -> str:
+    """What a fact or skill is made from: the lesson as read, and the renderer's version. The same
+    digest and untouched file bytes mean the file is already right, so nothing is redacted or
+    rendered again (the secret scanner alone costs a SessionStart hook 0.4 s)."""
+    doc = [RENDER_VERSION, lesson.scope, lesson.name, lesson.meta, lesson.body]
+    return hashlib.sha256(jsonio.dumps(doc, sort_keys=True)).hexdigest()[:32]
+
+
+def sha(data: bytes) -> str:
+    """The digest a manifest keeps of a file's bytes."""
+    return hashlib.sha256(data).hexdigest()[:32]

@@ -9,7 +9,8 @@ every agent, which capture and watch read, and what a shell command or a failure
     normalize.py   tool names, shell arguments, timestamps, JSON arguments
     errorsig.py    error signatures, and the shell-result headers the agents write
     errors.py      errors raised while reading logs
-    discovery.py   a repository's sessions in each agent's standard location
+    discovery.py   a repository's sessions in each agent's standard location, and where each came from
+    workspaces.py  the other spellings of the repository's path agents were started with (symlinks, case)
     otherfiles.py  files beside the logs that hold no events, named so capture can say why
     shell.py       shell command lines as invocations: tool, runner, purpose
     edits.py       the file changes a tool call makes

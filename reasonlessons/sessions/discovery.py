@@ -1,15 +1,18 @@
 """Find a repository's sessions in each agent's standard location (docs/log-formats.md, each agent's files).
 
 Everything environment-dependent comes in as arguments (`env`, `home`), so tests never touch the
-real home directory.
+real home directory. `origin(ref)` says where a found session came from (the root, the rule that
+names it, the folder), for `reasonlessons sources`.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
+from reasonlessons.sessions import workspaces
 from reasonlessons.sessions.events import ReadStats, SessionRef
 from reasonlessons.sessions.jsonl import iter_json_lines
 from reasonlessons.support import jsonio
@@ -20,24 +23,31 @@ _CWD_TAG = re.compile(r"<cwd>([^<]+)</cwd>")
 _CLAUDE_SLUG_MAX = 200
 _HEAD_RECORDS = 25
 _HEAD_LINE_MAX = 4 * 1024 * 1024
+# A launch directory below the repository is at most this deep (bounds the walk that confirms it).
+_MAX_DEPTH = 32
 
 
-def discover(repo_root: Path, *, env: Mapping[str, str], home: Path) -> list[SessionRef]:
-    """Session logs of every supported agent that belong to `repo_root`, sorted by agent and path."""
-    roots = _spellings(repo_root)
+def discover(
+    repo_root: Path, *, env: Mapping[str, str], home: Path, fold_case: bool | None = None
+) -> list[SessionRef]:
+    """Session logs of every supported agent that belong to `repo_root`, sorted by agent and path.
+
+    `fold_case`: whether the disk compares names without case (default: found out by asking it)."""
+    roots = workspaces.spellings(repo_root, env=env)
+    fold = _case_insensitive(roots[0]) if fold_case is None else fold_case
     refs = [
         *_reasonix_v1(roots, home),
-        *_reasonix_v2(roots, env, home),
+        *_reasonix_v2(roots, env, home, fold),
         *_claude_code(roots, env, home),
         *_codex(roots, env, home),
     ]
     return sorted(set(refs), key=lambda ref: (ref.agent, str(ref.path)))
 
 
-def _spellings(repo_root: Path) -> list[Path]:
-    """The root as given (made absolute) and with symlinks resolved; agents record either."""
-    given = repo_root if repo_root.is_absolute() else repo_root.absolute()
-    return list(dict.fromkeys((given, repo_root.resolve())))
+def _case_insensitive(path: Path) -> bool:
+    """Whether the disk holding `path` finds it under another letter case too (macOS, Windows)."""
+    swapped = str(path).swapcase()
+    return swapped != str(path) and workspaces.same_directory(path, swapped)
 
 
 def _env_path(env: Mapping[str, str], key: str, home: Path) -> Path | None:
@@ -83,19 +93,86 @@ def reasonix_slug(path: Path | str) -> str:
     return re.sub(r"[/\\:]", "-", str(path))
 
 
-def _reasonix_v2(roots: list[Path], env: Mapping[str, str], home: Path) -> Iterator[SessionRef]:
-    state = (
-        _env_path(env, "REASONIX_HOME", home)
-        or _env_path(env, "REASONIX_STATE_HOME", home)
-        or home / ".reasonix"
-    )
-    for root in roots:
-        store = state / "projects" / reasonix_slug(root) / "sessions-v4"
-        if not store.is_dir():
+def reasonix_state_roots(
+    env: Mapping[str, str], home: Path, *, windows: bool | None = None
+) -> list[tuple[str, Path]]:
+    """Every place a Reasonix v2 state root can be, as (rule, path), in Reasonix's precedence.
+
+    Its docs/CONFIG_PATHS.md: `$REASONIX_STATE_HOME` moves the state (sessions, memory), else
+    `$REASONIX_HOME` (which holds config and state), else the platform's Reasonix home:
+    `%APPDATA%\\reasonix` on Windows, `~/.reasonix` elsewhere (and on Windows before v1.8.1). The
+    first is where Reasonix reads and writes now; the others hold what it wrote under other settings.
+    """
+    windows = os.name == "nt" if windows is None else windows
+    found = [(var, _env_path(env, var, home)) for var in ("REASONIX_STATE_HOME", "REASONIX_HOME")]
+    if windows and env.get("APPDATA"):
+        found.append(("%APPDATA%", Path(env["APPDATA"]) / "reasonix"))
+    found.append(("~/.reasonix", home / ".reasonix"))
+    out: dict[Path, str] = {}
+    for rule, path in found:
+        if path is not None and path not in out:
+            out[path] = rule
+    return [(rule, path) for path, rule in out.items()]
+
+
+def reasonix_state_root(env: Mapping[str, str], home: Path, *, windows: bool | None = None) -> Path:
+    """Where Reasonix v2 keeps sessions and memory now (the first of `reasonix_state_roots`)."""
+    return reasonix_state_roots(env, home, windows=windows)[0][1]
+
+
+def _reasonix_v2(roots: list[Path], env: Mapping[str, str], home: Path, fold: bool) -> Iterator[SessionRef]:
+    for _, state in reasonix_state_roots(env, home):
+        for project in reasonix_project_dirs(state, roots, fold=fold):
+            store = project / "sessions-v4"
+            try:
+                sessions = sorted(store.iterdir())
+            except OSError:
+                continue
+            for session in sessions:
+                if _SESSION_DIR.fullmatch(session.name) and (session / "events.frames").is_file():
+                    yield SessionRef("reasonix-v2", session)
+
+
+def reasonix_project_dirs(state: Path, roots: list[Path], *, fold: bool = False) -> list[Path]:
+    """The `<state>/projects/<slug>` folders of the repository spelled as `roots`: its own slug, and
+    the slugs of directories inside it (Reasonix files a session under the directory it was started
+    in, while memory and the workspace use the git root)."""
+    try:
+        names = sorted(entry.name for entry in os.scandir(state / "projects") if entry.is_dir())
+    except OSError:
+        return []
+    key = str.casefold if fold else str
+    out = []
+    for name in names:
+        for root in roots:
+            slug = reasonix_slug(root)
+            if key(name) == key(slug) or (
+                key(name).startswith(key(slug) + "-") and _slug_below(root, name[len(slug) :], fold)
+            ):
+                out.append(state / "projects" / name)
+                break
+    return out
+
+
+def _slug_below(base: Path, rest: str, fold: bool, depth: int = 0) -> bool:
+    """Whether a directory below `base` has `rest` as the rest of its slug (`-sub-dir` for
+    `base/sub/dir`): a slug is lossy (`-` stands for `/` and `-` alike), so the disk decides."""
+    if not rest:
+        return True
+    if depth >= _MAX_DEPTH:
+        return False
+    try:
+        children = [entry.name for entry in os.scandir(base) if entry.is_dir()]
+    except OSError:
+        return False
+    key = str.casefold if fold else str
+    for child in sorted(children):
+        piece = "-" + reasonix_slug(child)
+        if key(rest[: len(piece)]) != key(piece):
             continue
-        for session in sorted(store.iterdir()):
-            if _SESSION_DIR.fullmatch(session.name) and (session / "events.frames").is_file():
-                yield SessionRef("reasonix-v2", session)
+        if _slug_below(base / child, rest[len(piece) :], fold, depth + 1):
+            return True
+    return False
 
 
 def claude_slug(path: Path | str) -> str:
@@ -181,3 +258,38 @@ def _codex_cwd(path: Path) -> str | None:
             if isinstance(text, str) and (found := _CWD_TAG.search(text)):
                 return found.group(1).strip()
     return None
+
+
+def origin(ref: SessionRef, *, env: Mapping[str, str], home: Path) -> dict[str, str]:
+    """Where a found session came from: `root` (the agent's folder), `rule` (what names that folder:
+    an environment variable or the default) and, for agents that file sessions per project, `slug`."""
+    path = ref.path
+    if ref.agent == "reasonix-v2" and path.parent.name == "sessions-v4":
+        root = path.parents[3]
+        rules = {p: rule for rule, p in reasonix_state_roots(env, home)}
+        return {"root": str(root), "rule": rules.get(root, "?"), "slug": path.parents[1].name}
+    if ref.agent == "claude-code" and path.parents[1].name == "projects":
+        root = path.parents[2]
+        rule = "CLAUDE_CONFIG_DIR" if root == _env_path(env, "CLAUDE_CONFIG_DIR", home) else "~/.claude"
+        return {"root": str(root), "rule": rule, "slug": path.parent.name}
+    if ref.agent == "codex":
+        codex = _env_path(env, "CODEX_HOME", home)
+        if codex is not None and codex in path.parents:
+            return {"root": str(codex), "rule": "CODEX_HOME"}
+        return {"root": str(home / ".codex"), "rule": "~/.codex"}
+    if ref.agent == "reasonix-v1":
+        return {"root": str(path.parent), "rule": "~/.reasonix/sessions"}
+    return {"root": str(path.parent), "rule": "?"}
+
+
+def sources(repo_root: Path, *, env: Mapping[str, str], home: Path) -> list[dict[str, object]]:
+    """Every session log `discover` finds, with its `origin` (`reasonlessons sources`)."""
+    return [
+        {
+            "agent": ref.agent,
+            "path": str(ref.path),
+            "related": [str(p) for p in ref.related],
+            **origin(ref, env=env, home=home),
+        }
+        for ref in discover(repo_root, env=env, home=home)
+    ]

@@ -29,6 +29,14 @@ _ERROR_LINE = re.compile(
     re.IGNORECASE,
 )
 _PY_EXC = re.compile(r"^[\w.]*(Error|Exception|Exit|Interrupt)\b")
+# A line that only says how a process ended (Go's `exit status 127`, `[exit 1]`, `Exit code 2`, ...):
+# true of every failure, so it never tells one failure from another.
+_EXIT_ONLY = re.compile(
+    r"(?:error:\s*)?(?:exit (?:status|code):? -?\d+|\[exit (?:-?\d+|\?)\]"
+    r"|(?:process )?exited with (?:code|status) -?\d+|command failed(?: with exit code -?\d+)?"
+    r"|signal: [\w ]+)\.?",
+    re.IGNORECASE,
+)
 
 _V1_EXIT = re.compile(r"^\[exit (\d+|\?)\]$")
 _V1_KILLED = "[killed after timeout]"
@@ -83,8 +91,26 @@ def _unwrap_json_error(text: str) -> str:
     return message if isinstance(message, str) else text
 
 
+def exit_status_only(text: str | None) -> bool:
+    """True when `text` only says how a process ended, e.g. Reasonix v2's `err: "exit status 127"`."""
+    lines = [line.strip() for line in (text or "").splitlines() if line.strip()]
+    return bool(lines) and all(_EXIT_ONLY.fullmatch(line) for line in lines)
+
+
+def specific_error(err: str | None, output: str | None) -> str:
+    """The text that says what went wrong with a failed call: `err`, unless it is empty or only an
+    exit status; then the output without such lines (`bash: vitest: command not found` rather than
+    `exit status 127`), falling back to whatever there is."""
+    if err and err.strip() and not exit_status_only(err):
+        return err
+    lines = (output or "").splitlines()
+    told = "\n".join(line for line in lines if not _EXIT_ONLY.fullmatch(line.strip())).strip()
+    return told or err or output or ""
+
+
 def _pick_error_line(text: str) -> str | None:
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    every = [line.strip() for line in text.splitlines() if line.strip()]
+    lines = [line for line in every if not _EXIT_ONLY.fullmatch(line)] or every
     if not lines:
         return None
     if any(line.startswith("Traceback (most recent call last)") for line in lines):

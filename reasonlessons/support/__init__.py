@@ -11,6 +11,7 @@ other package imports orjson, xxhash, filelock, PyYAML or GitPython itself.
     tokens.py     the tokenizers of keyword triggers, BM25 and the task classifier
     yamlread.py   YAML as PyYAML's safe loader reads it, faster for plain documents
     yamlblock.py  the simplest block YAML, read line by line: yamlread's first try
+    yamlwrite.py  YAML out for files other programs parse (Reasonix facts and skills), quoted as needed
     gitrepo.py    read-only history of a repository (GitPython), for explaining drift
     gitcli.py     the same through the git command line
     githead.py    HEAD's commit, cheaply, without the history readers

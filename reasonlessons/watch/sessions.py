@@ -15,8 +15,14 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
+from reasonlessons.sessions import workspaces
 from reasonlessons.sessions.adapters import detect
-from reasonlessons.sessions.discovery import claude_slug, reasonix_slug
+from reasonlessons.sessions.discovery import (
+    claude_slug,
+    reasonix_project_dirs,
+    reasonix_slug,
+    reasonix_state_roots,
+)
 from reasonlessons.sessions.events import SessionRef
 from reasonlessons.watch.plan import SessionRoot
 
@@ -37,20 +43,19 @@ def _env_path(env: Mapping[str, str], key: str, home: Path) -> Path | None:
 
 def session_roots(repo_root: Path, *, env: Mapping[str, str], home: Path) -> list[SessionRoot]:
     """The directories where agents write this repository's logs (docs/log-formats.md, each agent's files)."""
-    spellings = list(dict.fromkeys((repo_root.absolute(), repo_root.resolve())))
+    spellings = workspaces.spellings(repo_root, env=env)
     out: list[SessionRoot] = []
 
     def add(path: Path, recursive: bool, floor: Path) -> None:
         out.append(SessionRoot(str(path), recursive, str(floor)))
 
     add(home / ".reasonix" / "sessions", False, home / ".reasonix")
-    state = (
-        _env_path(env, "REASONIX_HOME", home)
-        or _env_path(env, "REASONIX_STATE_HOME", home)
-        or home / ".reasonix"
-    )
-    for root in spellings:
-        add(state / "projects" / reasonix_slug(root) / "sessions-v4", True, state)
+    for _, state in reasonix_state_roots(env, home):
+        # A session started in a subdirectory gets its own `<slug>-<sub>` folder: watch `projects/`.
+        add(state / "projects", False, state)
+        own = {state / "projects" / reasonix_slug(root) for root in spellings}
+        for project in sorted(own.union(reasonix_project_dirs(state, spellings))):
+            add(project / "sessions-v4", True, state)
     claude = _env_path(env, "CLAUDE_CONFIG_DIR", home) or home / ".claude"
     projects = claude / "projects"
     # Sessions started in a subdirectory get their own `<slug>-<sub>` folder: watch the parent too.

@@ -158,9 +158,9 @@ def test_a_2gb_file_in_a_fingerprinted_dir_is_never_read(
     opened: list[str] = []
     real_open = facts_module.open_file
     monkeypatch.setattr(facts_module, "open_file", lambda path: opened.append(path) or real_open(path))
-    started = time.perf_counter()
+    started = time.process_time()
     recorded = record(git_repo, ["data/", "data/**/*.bin", "data/huge.bin", "data/huge.bin.json#a"])
-    assert time.perf_counter() - started < 2.0
+    assert time.process_time() - started < 2.0
     assert recorded["data/"]["kinds"] == [".bin", ".csv"]
     assert recorded["data/**/*.bin"] == {"matches": True}
     assert "over the 256 MiB limit" in recorded["data/huge.bin"]["unreadable"]

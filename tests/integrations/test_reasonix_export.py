@@ -1,4 +1,6 @@
-"""`export reasonix`: Reasonix v2 memory facts (and skills), byte-exact, idempotent, withdrawn when stale."""
+"""`export reasonix`: Reasonix v2 memory facts (and skills), byte-exact, idempotent, withdrawn when stale.
+
+What Reasonix 1.38.11 itself makes of these files is proven in test_reasonix_e2e.py."""
 
 from __future__ import annotations
 
@@ -10,17 +12,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 from reasonlessons.integrations import reasonix_facts as rf
-from reasonlessons.integrations.reasonix_export import (
-    MANIFEST,
-    ExportReport,
-    export_reasonix,
-    memory_dir,
-    state_root,
-    workspace_slug,
-)
+from reasonlessons.integrations.reasonix_export import MANIFEST, ExportReport, export_reasonix, memory_dir
 from reasonlessons.lessons.locations import Locations
+from reasonlessons.sessions import workspaces
+from reasonlessons.sessions.discovery import reasonix_slug, reasonix_state_root
 from reasonlessons.store.project import Project
 from tests.paths import RESOURCES, SHARED_FIXTURES
 from tests.repos import git
@@ -85,29 +83,14 @@ def dirs(repo: Path) -> tuple[Path, Path]:
     )
 
 
-def reasonix_split(text: str) -> dict[str, str]:
-    """Reasonix's own frontmatter reader (internal/frontmatter.Split), ported line for line."""
-    fm: dict[str, str] = {}
-    lines = text.replace("\r\n", "\n").split("\n")
-    assert lines[0].strip() == "---"
-    end = next(i for i in range(1, len(lines)) if lines[i].strip() == "---")
-    content = lines[1:end]
-    j = 0
-    while j < len(content):
-        key, sep, value = content[j].partition(":")
-        if sep:
-            value = value.strip().strip("\"'")
-            if value:
-                fm[key.strip().lower()] = value
-            else:
-                items = []
-                while j + 1 < len(content) and content[j + 1].strip().startswith("-"):
-                    items.append(content[j + 1].strip()[1:].strip().strip("\"'"))
-                    j += 1
-                if items:
-                    fm[key.strip().lower()] = ", ".join(items)
-        j += 1
-    return fm
+def frontmatter(text: str) -> dict[str, Any]:
+    """The frontmatter as a YAML parser reads it (Reasonix 1.38 parses it with Go's yaml.v3)."""
+    lines = text.split("\n")
+    assert lines[0] == "---"
+    end = lines.index("---", 1)
+    doc = yaml.safe_load("\n".join(lines[1:end]))
+    assert isinstance(doc, dict)
+    return doc
 
 
 # -- the exact format ---------------------------------------------------------------------------
@@ -148,11 +131,10 @@ def test_facts_have_the_shape_reasonix_wrote(repo: Path) -> None:
         if line.startswith(("created_at", "updated_at")):
             assert re.fullmatch(r'[a-z_]+: "\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{9}Z"', line)
             assert re.fullmatch(r'[a-z_]+: "\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{9}Z"', theirs)
-    fm = reasonix_split(ours)
+    fm = frontmatter(ours)
     assert fm["name"] == "pkg-manager"
-    assert fm["type"] == "project"
-    assert fm["scope"] == "project"
-    assert fm["description"] == 'Package manager": npm, never yarn'  # what Reasonix reads back
+    assert fm["metadata"] == {"type": "project", "scope": "project"}
+    assert fm["description"] == '"Package manager": npm, never yarn'  # what Reasonix reads back
     index_lines = [ln for ln in (FIXTURE_MEMORY / "MEMORY.md").read_text().split("\n") if ln.startswith("- ")]
     assert all(rf.INDEX_LINE.match(line) for line in index_lines)
     assert all(
@@ -160,9 +142,11 @@ def test_facts_have_the_shape_reasonix_wrote(repo: Path) -> None:
     )
 
 
-def test_values_are_one_inert_line_without_edge_quotes() -> None:
-    assert rf.flat('  "quoted"\n\tmulti   line\x1b[31m red  ') == 'quoted"\nmulti line red'.replace("\n", " ")
-    assert rf.title_of("a [link](x) " + "word " * 40).startswith("a (link)(x)")
+def test_values_are_one_inert_line() -> None:
+    assert (
+        rf.flat('  "quoted"\n\tmulti   line\x1b[31m red  ') == '"quoted" multi line red'
+    )  # the emitter quotes
+    assert rf.title_of("a [link](x) " + "word " * 40).startswith("a [link] (x)")
     assert len(rf.title_of("word " * 40)) <= rf.TITLE_CHARS
     assert rf.keywords_of(["vitest", "Vitest", "a, b", "  "]) == "vitest, a b"
     assert rf.fact_slug("pkg.manager_v2") == "pkg-manager-v2"
@@ -170,11 +154,15 @@ def test_values_are_one_inert_line_without_edge_quotes() -> None:
 
 def test_state_root_and_slug() -> None:
     home = Path("/home/me")
-    assert state_root({}, home) == home / ".reasonix"
-    assert state_root({"REASONIX_HOME": "/rx"}, home) == Path("/rx")
-    assert state_root({"REASONIX_HOME": "/rx", "REASONIX_STATE_HOME": "/state"}, home) == Path("/state")
-    assert workspace_slug(Path("/Users/me/proj")) == "-Users-me-proj"
-    assert workspace_slug(Path("C:\\src\\app")) == "C--src-app"
+    assert reasonix_state_root({}, home, windows=False) == home / ".reasonix"
+    assert reasonix_state_root({"REASONIX_HOME": "/rx"}, home) == Path("/rx")
+    assert reasonix_state_root({"REASONIX_HOME": "/rx", "REASONIX_STATE_HOME": "/state"}, home) == Path(
+        "/state"
+    )
+    assert reasonix_slug(Path("/Users/me/proj")) == "-Users-me-proj"
+    assert reasonix_slug(Path("C:\\src\\app")) == "C--src-app"
+    env = {"REASONIX_HOME": "/rx", "REASONIX_STATE_HOME": "/state"}
+    assert memory_dir(Path("/p"), "project", env=env, home=home) == Path("/state/projects/-p/memory")
 
 
 # -- idempotence, updates, withdrawal -------------------------------------------------------------
@@ -184,10 +172,12 @@ def test_re_export_is_byte_identical(repo: Path) -> None:
     export(repo)
     project_dir, global_dir = dirs(repo)
     before = {p: p.read_bytes() for d in (project_dir, global_dir) for p in d.iterdir()}
+    stamps = {p: p.stat().st_mtime_ns for d in (project_dir, global_dir) for p in d.iterdir()}
     report = export(repo, now=LATER)
     assert report.written == report.withdrawn == []
     assert len(report.unchanged) == 3
     assert {p: p.read_bytes() for d in (project_dir, global_dir) for p in d.iterdir()} == before
+    assert {p: p.stat().st_mtime_ns for d in (project_dir, global_dir) for p in d.iterdir()} == stamps
 
 
 def test_a_changed_lesson_is_a_new_revision(repo: Path) -> None:
@@ -197,8 +187,8 @@ def test_a_changed_lesson_is_a_new_revision(repo: Path) -> None:
     project(repo).store.save(lesson)
     report = export(repo, now=LATER)
     assert [(i.name, i.revision) for i in report.written] == [("testing", 2)]
-    fm = reasonix_split((dirs(repo)[0] / "testing.md").read_text())
-    assert (fm["revision"], fm["id"]) == ("2", rf.fact_id("project", "testing"))
+    fm = frontmatter((dirs(repo)[0] / "testing.md").read_text())
+    assert (fm["revision"], fm["id"]) == (2, rf.fact_id("project", "testing"))
     assert fm["created_at"] == "2026-11-21T19:23:05.907144000Z"
     assert fm["updated_at"] == "2026-11-22T08:00:00.000001000Z"
     assert export(repo, now=LATER + dt.timedelta(days=1)).written == []
@@ -215,6 +205,9 @@ def test_a_stale_lesson_is_withdrawn_and_other_index_lines_are_kept(repo: Path) 
     report = export(repo, now=LATER)
     assert [(i.name, i.kind) for i in report.withdrawn] == [("testing", "fact")]
     assert not (project_dir / "testing.md").exists()
+    # Where Reasonix's own `forget` puts a fact, named as it names them.
+    archived = project_dir / ".archive" / "20261122-080000.000-testing.md"
+    assert frontmatter(archived.read_text())["id"] == rf.fact_id("project", "testing")
     assert (project_dir / "their-fact.md").exists()
     text = index.read_text()
     assert "(testing.md)" not in text
@@ -284,13 +277,13 @@ def test_scope_project_leaves_the_global_directory_alone(repo: Path) -> None:
 # -- skills ---------------------------------------------------------------------------------------
 
 
-def test_skills_in_the_weakest_parser_form(repo: Path) -> None:
+def test_skills_read_back_as_written(repo: Path) -> None:
     export(repo, skills=True)
     skills = repo / ".reasonix" / "skills"
+    # A description YAML reads as written stays unquoted: Reasonix v1's flat parser reads it too.
     assert (skills / "testing.md").read_bytes() == (GOLDEN / "skills" / "testing.md").read_bytes()
-    head = (skills / "pkg.manager.md").read_text().split("---")[1].strip().split("\n")
-    assert [line.split(": ", 1)[0] for line in head] == ["name", "description"]
-    assert all('"' not in line[:14] and "'" not in line for line in head)
+    fm = frontmatter((skills / "pkg.manager.md").read_text())
+    assert fm == {"name": "pkg.manager", "description": 'Lesson — "Package manager": npm, never yarn'}
     assert not (skills / "commit-style.md").exists()  # global lessons are not project skills
     assert export(repo, skills=True, now=LATER).written == []
     (skills / "pkg.manager.md").write_text("---\nname: pkg.manager\ndescription: edited\n---\n")
@@ -299,7 +292,100 @@ def test_skills_in_the_weakest_parser_form(repo: Path) -> None:
     report = export(repo, skills=True, now=LATER)
     assert {(i.name, i.kind) for i in report.withdrawn} >= {("testing", "skill")}
     assert not (skills / "testing.md").exists()
+    assert (skills / ".archive" / "20261122-080000.000-testing.md").is_file()  # skipped by Reasonix
     assert (skills / "pkg.manager.md").exists()  # edited by hand: left alone
+
+
+def test_skills_follow_an_earlier_skills_export_when_asked_to(repo: Path) -> None:
+    skills = repo / ".reasonix" / "skills"
+    export(repo, skills=None)  # the hooks' mode: skills only where an export made them before
+    assert not skills.exists()
+    export(repo, skills=True)
+    (repo / "package.json").write_text('{"name": "demo", "scripts": {"test": "jest"}}\n')
+    report = export(repo, skills=None, now=LATER)
+    assert ("testing", "skill") in {(i.name, i.kind) for i in report.withdrawn}
+
+
+# -- whatever the text says ----------------------------------------------------------------------
+
+AWKWARD = [
+    *(f"{c}x marks the spot" for c in "`@{[*->|%?&!'\""),
+    "Note: `npm test` runs vitest",
+    "Run make #fast, not make all",
+    "Ends with a colon:",
+    "yes",
+    "12:30",
+    "tab\there and é ü 漢字",
+]
+
+
+@pytest.mark.parametrize("description", AWKWARD)
+def test_a_description_reads_back_unchanged_whatever_it_starts_with(repo: Path, description: str) -> None:
+    store = project(repo).store
+    store.add("awkward", description=description, body="- body", extra={"tags": ["x: y", "#z"]})
+    export(repo, skills=True)
+    fact = (dirs(repo)[0] / "awkward.md").read_text()
+    fm = frontmatter(fact)
+    expected = " ".join(description.split())
+    assert (fm["description"], fm["title"]) == (expected, expected)
+    assert fm["keywords"] == "x: y, #z"
+    assert fm["id"] == rf.fact_id("project", "awkward")
+    assert fm["revision"] == 1
+    assert all(line == line.strip("\r") for line in fact.split("\n"))
+    line = next(ln for ln in (dirs(repo)[0] / "MEMORY.md").read_text().split("\n") if "(awkward.md)" in ln)
+    assert rf.INDEX_LINE.match(line)
+    assert line.endswith("] " + expected)
+    skill = frontmatter((repo / ".reasonix" / "skills" / "awkward.md").read_text())
+    assert skill == {"name": "awkward", "description": f"Lesson — {expected}"}
+
+
+def test_keywords_name_what_a_message_would_say(repo: Path) -> None:
+    (repo / "tsconfig.json").write_text("{}\n")
+    project(repo).store.add(
+        "typecheck",
+        description="Type-check with tsc",
+        fingerprint=["tsconfig.json", "package.json#scripts.typecheck", "src/**/*.ts"],
+        body="- `npx tsc --noEmit`",
+        extra={"triggers": {"commands": [r"\btsc\b", r"npm (run )?typecheck"], "keywords": ["types"]}},
+    )
+    export(repo)
+    fm = frontmatter((dirs(repo)[0] / "typecheck.md").read_text())
+    words = fm["keywords"].split(", ")
+    assert words == [
+        "types",
+        "tsc",
+        "npm",
+        "run",
+        "typecheck",
+        "tsconfig.json",
+        "package.json",
+        "scripts.typecheck",
+    ]
+    assert fm["subject_key"] == "reasonlessons.typecheck"
+
+
+# -- the repository under other names --------------------------------------------------------------
+
+
+def test_every_spelling_of_the_repository_gets_the_facts_and_loses_them(repo: Path, tmp_path: Path) -> None:
+    link = tmp_path / "link"
+    link.symlink_to(repo)
+    report = export(repo, workspaces_seen=[link])
+    via_link = memory_dir(
+        link, "project", env={"REASONIX_HOME": str(Locations.discover(repo).home)}, home=Path.home()
+    )
+    assert report.workspace_dirs == [str(via_link)]
+    assert sorted(p.name for p in via_link.glob("*.md")) == ["MEMORY.md", "pkg-manager.md", "testing.md"]
+    assert workspaces.recorded(repo) == [link]
+    assert export(repo, now=LATER).written == []  # remembered: kept in line without being told again
+    link.unlink()
+    link.symlink_to(tmp_path)  # the spelling names another directory now: our facts leave it
+    report = export(repo, now=LATER)
+    assert {(i.name, i.path) for i in report.withdrawn} == {
+        ("testing", str(via_link / "testing.md")),
+        ("pkg.manager", str(via_link / "pkg-manager.md")),
+    }
+    assert sorted(p.name for p in dirs(repo)[0].glob("*.md")) == ["MEMORY.md", "pkg-manager.md", "testing.md"]
 
 
 # -- the command ----------------------------------------------------------------------------------
@@ -307,9 +393,28 @@ def test_skills_in_the_weakest_parser_form(repo: Path) -> None:
 
 def test_command_line(cli_invoke: Callable[..., Any], repo: Path) -> None:
     doc = cli_invoke("export", "reasonix", "--json", "--repo", repo).json()
-    assert list(doc) == ["memory_dirs", "written", "unchanged", "withdrawn", "skipped"]
+    assert list(doc) == ["memory_dirs", "workspace_dirs", "written", "unchanged", "withdrawn", "skipped"]
     assert {"name": "testing", "scope": "project", "kind": "fact"}.items() <= doc["written"][1].items()
     text = cli_invoke("export", "reasonix", "--repo", repo).stdout
     assert "0 written, 3 unchanged, 0 withdrawn, 0 skipped" in text
     assert "unknown export target" in cli_invoke("export", "cursor", "--repo", repo, expect=2).stderr
     assert "--scope" in cli_invoke("export", "reasonix", "--scope", "x", "--repo", repo, expect=2).stderr
+
+
+def test_an_unchanged_lesson_is_not_scanned_or_rendered_again(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    export(repo, skills=True)
+
+    def scanner(value: Any) -> Any:
+        raise AssertionError("redacted again")
+
+    monkeypatch.setattr("reasonlessons.integrations.reasonix_facts.redact_value", scanner)
+    report = export(repo, skills=True, now=LATER)  # the hooks do this at every session's start and end
+    assert report.written == report.withdrawn == []
+    assert report.descriptions[("project", "testing")] == "Test runner + file convention"
+    lesson = project(repo).store.find("testing")
+    lesson.body += "\n- more"
+    project(repo).store.save(lesson)
+    with pytest.raises(AssertionError, match="redacted again"):
+        export(repo, skills=True, now=LATER)

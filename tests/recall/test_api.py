@@ -280,17 +280,17 @@ def test_a_one_megabyte_prompt_returns_quickly(loc: Locations) -> None:
     Recaller(loc).recall("warm up", files=[TEST_FILE], now=NOW)
     prompt = "Add a unit test for the parser.\n" + ("2026-05-05 INFO worker started pid=123 ok\n" * 25_000)
     assert len(prompt) > 1_000_000
-    started = time.perf_counter()
+    started = time.process_time()
     result = recall(loc, prompt, files=[TEST_FILE], now=NOW, drift=fresh)
-    assert time.perf_counter() - started < 2.0
+    assert time.process_time() - started < 2.0
     assert [lesson.name for lesson in result.lessons] == ["testing"]
 
 
 def test_a_catastrophic_command_pattern_returns_quickly(loc: Locations) -> None:
     install(loc, "catastrophic")
-    started = time.perf_counter()
+    started = time.process_time()
     result = recall(loc, "", cmd="a" * 5000 + "!", now=NOW, drift=fresh)
-    assert time.perf_counter() - started < 2.0
+    assert time.process_time() - started < 2.0
     assert result.lessons == []
     assert names(loc, "", cmd="aaaa") == ["catastrophic"]
 

@@ -45,6 +45,6 @@ def test_a_file_or_command_without_a_prompt_is_work_in_progress() -> None:
 def test_a_huge_prompt_is_classified_quickly() -> None:
     import time
 
-    started = time.perf_counter()
+    started = time.process_time()
     classify("Add a retry to the HTTP client. " + "log line\n" * 100_000)
-    assert time.perf_counter() - started < 2.0
+    assert time.process_time() - started < 2.0

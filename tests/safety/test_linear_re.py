@@ -61,9 +61,9 @@ def test_refusal_prints_nothing(capfd: pytest.CaptureFixture[str]) -> None:
 def test_catastrophic_backtracking_pattern_returns_quickly() -> None:
     regex = compile_pattern(r"(a+)+$")
     text = ("a" * 100_000 + "!").encode()
-    started = time.perf_counter()
+    started = time.process_time()
     assert not regex.search(text)
-    assert time.perf_counter() - started < 0.5
+    assert time.process_time() - started < 0.5
 
 
 @pytest.mark.parametrize(

@@ -5,7 +5,16 @@ from pathlib import Path
 
 import pytest
 
-from reasonlessons.sessions.discovery import claude_slug, discover, reasonix_slug
+from reasonlessons.lessons.locations import Locations
+from reasonlessons.sessions import workspaces
+from reasonlessons.sessions.discovery import (
+    claude_slug,
+    discover,
+    origin,
+    reasonix_slug,
+    reasonix_state_root,
+    reasonix_state_roots,
+)
 from reasonlessons.sessions.events import SessionRef
 
 
@@ -64,12 +73,18 @@ def test_reasonix_v1_sessions_by_workspace(repo: Path, home: Path) -> None:
     ]
 
 
+def _store(state: Path, slug: str, session: str = "ab" * 16) -> Path:
+    base = state / "projects" / slug / "sessions-v4"
+    path = base / session
+    path.mkdir(parents=True)
+    (path / "events.frames").write_bytes(b"RX4F")
+    return path
+
+
 def test_reasonix_v2_store_under_each_root_variable(repo: Path, home: Path, tmp_path: Path) -> None:
     def store(root: Path) -> Path:
-        base = root / "projects" / reasonix_slug(repo) / "sessions-v4"
-        session = base / ("ab" * 16)
-        session.mkdir(parents=True)
-        (session / "events.frames").write_bytes(b"RX4F")
+        session = _store(root, reasonix_slug(repo))
+        base = session.parent
         (base / ".query-cache").mkdir()
         (base / ("cd" * 16)).mkdir()  # no events.frames
         (base / "not-a-session").mkdir()
@@ -79,10 +94,69 @@ def test_reasonix_v2_store_under_each_root_variable(repo: Path, home: Path, tmp_
     custom = store(tmp_path / "rx-home")
     state = store(tmp_path / "rx-state")
     assert discover(repo, env={}, home=home) == [SessionRef("reasonix-v2", default)]
+    # Every root a rule names is read: Reasonix writes under the first, older runs under the others.
     env = {"REASONIX_HOME": str(tmp_path / "rx-home"), "REASONIX_STATE_HOME": str(tmp_path / "rx-state")}
-    assert discover(repo, env=env, home=home) == [SessionRef("reasonix-v2", custom)]
+    found = {ref.path for ref in discover(repo, env=env, home=home)}
+    assert found == {default, custom, state}
     env = {"REASONIX_STATE_HOME": str(tmp_path / "rx-state")}
-    assert discover(repo, env=env, home=home) == [SessionRef("reasonix-v2", state)]
+    assert {ref.path for ref in discover(repo, env=env, home=home)} == {default, state}
+
+
+def test_reasonix_state_roots_in_reasonix_precedence(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    env = {"REASONIX_HOME": "/rx", "REASONIX_STATE_HOME": "~/state", "APPDATA": "C:/Users/me/AppData/Roaming"}
+    assert reasonix_state_roots(env, home, windows=False) == [
+        ("REASONIX_STATE_HOME", home / "state"),
+        ("REASONIX_HOME", Path("/rx")),
+        ("~/.reasonix", home / ".reasonix"),
+    ]
+    assert reasonix_state_roots({"APPDATA": "C:/AppData"}, home, windows=True) == [
+        ("%APPDATA%", Path("C:/AppData") / "reasonix"),
+        ("~/.reasonix", home / ".reasonix"),
+    ]
+    assert reasonix_state_root({"REASONIX_HOME": "/rx"}, home) == Path("/rx")
+    assert reasonix_state_root({"REASONIX_HOME": "/rx", "REASONIX_STATE_HOME": "/st"}, home) == Path("/st")
+    assert reasonix_state_root({}, home, windows=False) == home / ".reasonix"
+
+
+def test_reasonix_v2_sessions_started_in_a_subdirectory(repo: Path, home: Path) -> None:
+    state = home / ".reasonix"
+    (repo / "pkg" / "web-app").mkdir(parents=True)
+    mine = _store(state, reasonix_slug(repo))
+    sub = _store(state, reasonix_slug(repo / "pkg" / "web-app"), "01" * 16)
+    # `<repo>-tools` is a sibling repository with our slug as a prefix: the disk says it is not ours.
+    (repo.parent / "my_app.v2-tools").mkdir()
+    _store(state, reasonix_slug(repo.parent / "my_app.v2-tools"), "02" * 16)
+    _store(state, reasonix_slug(repo) + "-gone", "03" * 16)  # no such directory inside the repository
+    assert {ref.path for ref in discover(repo, env={}, home=home)} == {mine, sub}
+    assert origin(SessionRef("reasonix-v2", sub), env={}, home=home) == {
+        "root": str(state),
+        "rule": "~/.reasonix",
+        "slug": reasonix_slug(repo / "pkg" / "web-app"),
+    }
+
+
+def test_reasonix_v2_sessions_through_a_symlink_or_another_case(
+    repo: Path, home: Path, tmp_path: Path
+) -> None:
+    state = tmp_path / "state"
+    env = {"REASONIX_STATE_HOME": str(state)}
+    link = tmp_path / "link"
+    link.symlink_to(repo)
+    via_link = _store(state, reasonix_slug(link / "src"), "04" * 16)
+    (repo / "src").mkdir()
+    assert discover(repo, env=env, home=home) == []  # nobody said the repository is reached that way
+    # The shell's $PWD names the way in; so does a spelling the Reasonix hook recorded.
+    assert discover(repo, env={**env, "PWD": str(link / "src")}, home=home) == [
+        SessionRef("reasonix-v2", via_link)
+    ]
+    assert workspaces.remember(Locations(root=repo, home=home), link)
+    assert discover(repo, env=env, home=home) == [SessionRef("reasonix-v2", via_link)]
+    assert origin(SessionRef("reasonix-v2", via_link), env=env, home=home)["rule"] == "REASONIX_STATE_HOME"
+    # On a case-insensitive disk (macOS, Windows) Reasonix may have been started as `.../MY_APP.V2`.
+    upper = _store(state, reasonix_slug(str(repo).upper()), "05" * 16)
+    assert SessionRef("reasonix-v2", upper) not in discover(repo, env=env, home=home, fold_case=False)
+    assert SessionRef("reasonix-v2", upper) in discover(repo, env=env, home=home, fold_case=True)
 
 
 def _claude_line(cwd: Path | str, session: str, kind: str = "user") -> dict[str, object]:

@@ -5,12 +5,14 @@ import pytest
 from reasonlessons.sessions.errorsig import (
     SIG_MAX,
     error_signature,
+    exit_status_only,
     is_still_running,
     parse_codex_header,
     parse_exit_prefix,
     parse_process_exit,
     parse_reasonix_shell,
     reasonix_ok,
+    specific_error,
 )
 
 
@@ -143,3 +145,18 @@ def test_exit_prefix() -> None:
     assert parse_exit_prefix("Exit code 1\nnpm ERR!") == 1
     assert parse_exit_prefix("Error: Exit code 127\n") == 127
     assert parse_exit_prefix("no code here") is None
+
+
+def test_an_exit_status_alone_tells_nothing() -> None:
+    for text in ("exit status 127", "error: exit status 1", "[exit 2]", "Exit code 1", "signal: killed"):
+        assert exit_status_only(text), text
+    assert not exit_status_only("bash: vitest: command not found")
+    assert not exit_status_only("")
+    # Reasonix v2: `err` is Go's exit status, the output says what happened.
+    output = "error: exit status 127\nbash: vitest: command not found\n"
+    assert specific_error("exit status 127", output) == "bash: vitest: command not found"
+    assert specific_error("ENOENT: no such file", output) == "ENOENT: no such file"  # a real message wins
+    assert specific_error("exit status 1", "") == "exit status 1"  # nothing better to say
+    assert specific_error(None, None) == ""
+    assert error_signature(output) == "bash: vitest: command not found"
+    assert error_signature("exit status 2") == "exit status <n>"  # alone, it is still the signature

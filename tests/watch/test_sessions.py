@@ -23,10 +23,19 @@ def test_session_roots_follow_each_agents_environment(tmp_path: Path) -> None:
     home = tmp_path / "home"
     projects = tmp_path / "claude" / "projects"
     (projects / f"{claude_slug(repo)}-sub").mkdir(parents=True)
-    env = {"REASONIX_HOME": str(tmp_path / "rx"), "CLAUDE_CONFIG_DIR": str(tmp_path / "claude")}
+    (repo / "web").mkdir()
+    (tmp_path / "st" / "projects" / f"{reasonix_slug(repo)}-web").mkdir(parents=True)
+    env = {
+        "REASONIX_HOME": str(tmp_path / "rx"),
+        "REASONIX_STATE_HOME": str(tmp_path / "st"),
+        "CLAUDE_CONFIG_DIR": str(tmp_path / "claude"),
+    }
     roots = {(r.path, r.recursive) for r in session_roots(repo, env=env, home=home)}
     assert (str(home / ".reasonix" / "sessions"), False) in roots
-    assert (str(tmp_path / "rx" / "projects" / reasonix_slug(repo) / "sessions-v4"), True) in roots
+    for state in (tmp_path / "rx", tmp_path / "st", home / ".reasonix"):  # every state-root rule
+        assert (str(state / "projects" / reasonix_slug(repo) / "sessions-v4"), True) in roots
+        assert (str(state / "projects"), False) in roots  # a first session in a new subdirectory
+    assert (str(tmp_path / "st" / "projects" / f"{reasonix_slug(repo)}-web" / "sessions-v4"), True) in roots
     assert (str(projects), False) in roots  # a first session in a new subdirectory
     assert (str(projects / f"{claude_slug(repo)}-sub"), True) in roots
     assert (str(home / ".codex" / "sessions"), True) in roots

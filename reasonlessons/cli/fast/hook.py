@@ -1,22 +1,26 @@
-"""`reasonlessons hook claude-code`: the command Claude Code runs around every prompt and tool call.
+"""`reasonlessons hook AGENT`: the command Claude Code runs around every prompt and tool call, and
+Reasonix at each session's start and end.
 
 `dispatch` sends it here before importing Typer (the Typer `hook` command, for `--help` listings
-and docs, is built from the same OPTIONS table and calls `run()` too). The contract with Claude Code
-(docs/integrations.md):
+and docs, is built from the same OPTIONS table and calls `run()` too). The contract with both
+agents (docs/integrations.md):
 
 * read the hook input from stdin (at most 2 MiB; more, or anything that is not a JSON object,
-  is ignored), print one JSON object or nothing, and exit 0;
+  is ignored), print the answer (Claude Code: one JSON object; Reasonix: plain text) or nothing,
+  and exit 0;
 * any internal error is silent: exit 0 with nothing printed, because an exception here must never
   block or confuse the agent (set REASONLESSONS_HOOK_DEBUG=1 to see the traceback on stderr);
-* never exit 2, which Claude Code reads as "block this prompt / tool call": a usage error (an
-  unknown agent, a bad `--repo`) exits 1, which Claude Code shows as a non-blocking hook error.
+* never exit 2, which both read as "block this prompt / tool call": a usage error (an unknown
+  agent, a bad `--repo`) exits 1, which they show as a non-blocking hook error;
+* at session end, capture in a detached process and return at once, so the agent exits without
+  waiting (`--wait` does the work in the foreground: that is what the detached process runs).
 """
 
 from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import IO, TYPE_CHECKING, Any
 
 from reasonlessons.cli.fast import options
@@ -26,7 +30,7 @@ from reasonlessons.constants import DEFAULT_BUDGET, EXIT_ERROR, EXIT_OK
 if TYPE_CHECKING:
     import argparse
 
-AGENTS = ("claude-code",)
+AGENTS = ("claude-code", "reasonix")
 DEBUG_ENV = "REASONLESSONS_HOOK_DEBUG"
 DESCRIPTION = (
     "Answer one agent hook: read the hook's JSON on stdin, print the lessons (or a loop warning) "
@@ -34,12 +38,17 @@ DESCRIPTION = (
 )
 OPTIONS = (
     Option(
-        "agent", (), "The agent whose hook protocol to speak: claude-code.", metavar="AGENT", required=True
+        "agent",
+        (),
+        "The agent whose hook protocol to speak: claude-code or reasonix.",
+        metavar="AGENT",
+        required=True,
     ),
     Option(
         "budget",
         ("--budget",),
-        f"Token budget for lessons injected per event (estimated as characters/4); default {DEFAULT_BUDGET}.",
+        "Token budget for lessons injected per event (estimated as characters/4); default "
+        f"{DEFAULT_BUDGET}. Reasonix's SessionStart block takes at most 200 of it.",
         kind=INT,
         default=DEFAULT_BUDGET,
         metavar="TOKENS",
@@ -47,15 +56,16 @@ OPTIONS = (
     Option(
         "wait",
         ("--wait",),
-        "On SessionEnd, capture the transcript before exiting instead of in a detached background "
-        "process (Claude Code gives SessionEnd hooks 1.5 s).",
+        "On SessionEnd, capture the session before exiting instead of in a detached background "
+        "process (Claude Code gives SessionEnd hooks 1.5 s; Reasonix waits for them before exiting).",
         kind=FLAG,
         default=False,
     ),
     Option(
         "repo",
         ("--repo",),
-        "Repository root. Default: the git top-level of $CLAUDE_PROJECT_DIR, else of the hook's cwd.",
+        "Repository root. Default: the git top-level of the hook's cwd (for Claude Code, of "
+        "$CLAUDE_PROJECT_DIR first).",
         metavar="DIR",
     ),
 )
@@ -91,7 +101,10 @@ def run(agent: str, *, budget: int, wait: bool, repo: str | None, stdin: IO[byte
         return EXIT_ERROR
     try:
         data = read_bounded(sys.stdin.buffer if stdin is None else stdin)
-        out = answer(data, budget=budget, wait=wait, repo=repo)
+        if agent == "reasonix":
+            out = answer_reasonix(data, budget=budget, wait=wait, repo=repo)
+        else:
+            out = answer(data, budget=budget, wait=wait, repo=repo)
     except BaseException as exc:  # the contract: never fail the agent
         from reasonlessons.errors import UsageError
 
@@ -123,6 +136,24 @@ def answer(data: bytes, *, budget: int, wait: bool, repo: str | None) -> bytes:
     return json.dumps(out, ensure_ascii=True).encode("ascii") + b"\n"
 
 
+def answer_reasonix(data: bytes, *, budget: int, wait: bool, repo: str | None) -> bytes:
+    """The bytes to print for one Reasonix hook input: plain text (Reasonix wraps SessionStart's
+    stdout in `<hook-context>`), or nothing."""
+    from reasonlessons.integrations.claude_hook import parse_input
+    from reasonlessons.integrations.reasonix_hook import handle
+
+    payload = parse_input(data)
+    if payload is None:
+        return b""
+    out = handle(payload, repo=repo, budget=budget, spawn=None if wait else spawn_reasonix)
+    return out.encode("utf-8", "replace") + b"\n" if out else b""
+
+
+def spawn_reasonix(root: str, payload: Mapping[str, Any]) -> None:
+    """Run the Reasonix SessionEnd work (sync, capture) in a detached process; return at once."""
+    _detach(["reasonix", "--wait", "--repo", root], root, dict(payload))
+
+
 def read_bounded(stream: IO[bytes]) -> bytes:
     """At most MAX_INPUT_BYTES + 1 of stdin; the rest is drained so the writer never sees EPIPE."""
     from reasonlessons.integrations.claude_hook import MAX_INPUT_BYTES
@@ -138,16 +169,21 @@ def read_bounded(stream: IO[bytes]) -> bytes:
 
 def spawn_capture(root: str, transcript: str, session: str) -> None:
     """Run the SessionEnd capture in a detached process that outlives Claude Code's hook timeout."""
-    import json
-    import subprocess
-
     payload = {
         "hook_event_name": "SessionEnd",
         "session_id": session,
         "transcript_path": transcript,
         "cwd": root,
     }
-    cmd = [sys.executable, "-m", "reasonlessons", "hook", "claude-code", "--wait", "--repo", root]
+    _detach(["claude-code", "--wait", "--repo", root], root, payload)
+
+
+def _detach(args: list[str], root: str, payload: dict[str, Any]) -> None:
+    """`reasonlessons hook ARGS` in a new session (it outlives the agent's hook timeout), fed `payload`."""
+    import json
+    import subprocess
+
+    cmd = [sys.executable, "-m", "reasonlessons", "hook", *args]
     flags: dict[str, Any] = {"start_new_session": True}
     if os.name == "nt":  # pragma: no cover (Windows: no sessions; detach from the console instead)
         flags = {"creationflags": getattr(subprocess, "DETACHED_PROCESS", 0x8) | 0x200}

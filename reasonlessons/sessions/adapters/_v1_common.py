@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from reasonlessons.sessions.errorsig import parse_reasonix_shell, reasonix_ok
+from reasonlessons.sessions.errorsig import parse_reasonix_shell, reasonix_ok, specific_error
 from reasonlessons.sessions.events import ErrorKind, Tokens, new_tokens
 from reasonlessons.sessions.jsonl import MAX_LINE
 from reasonlessons.sessions.normalize import as_int
@@ -28,12 +28,12 @@ def reasonix_result(output: str, ok: bool | None) -> ToolOutcome:
     shell = parse_reasonix_shell(output)
     if shell is not None and shell.failed:
         kind: ErrorKind = "timeout" if shell.timed_out else "exit"
-        return ToolOutcome(True, shell.exit_code, kind, shell.body)
+        return ToolOutcome(True, shell.exit_code, kind, specific_error(None, shell.body))
     exit_code = shell.exit_code if shell is not None else None
     if ok:
         return ToolOutcome(False, exit_code, None, output)
     denied = output.startswith("[hook block]") or "ConfirmationError" in output
-    return ToolOutcome(True, exit_code, "permission" if denied else "tool", output)
+    return ToolOutcome(True, exit_code, "permission" if denied else "tool", specific_error(None, output))
 
 
 def v1_tokens(usage: dict[str, Any]) -> Tokens:

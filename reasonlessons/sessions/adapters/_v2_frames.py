@@ -1,8 +1,8 @@
 """Reasonix v2 sessions-v4 stores: `events.frames`, RX4F + zstd records (docs/log-formats.md).
 
 Only events of committed batches (a `batch/end` was read) are emitted; the resume offset is the
-end of the last committed batch. `zstandard` is imported lazily: without it, reading raises
-MissingDependencyError so the caller can skip the session.
+end of the last committed batch. `zstandard` (a dependency) is imported when a store is read; an
+install without it raises MissingDependencyError, so the caller skips the session and says why.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from typing import Any
 
 from reasonlessons.sessions.adapters._common import Emitter, dict_field, str_field
 from reasonlessons.sessions.errors import MissingDependencyError
+from reasonlessons.sessions.errorsig import specific_error
 from reasonlessons.sessions.events import ErrorKind, Event, ReadStats, Session
 from reasonlessons.sessions.jsonl import is_idle, parse_line
 from reasonlessons.sessions.normalize import parse_ts, tool_args, tool_name
@@ -51,8 +52,8 @@ def _decoder() -> Decoder:
         import zstandard
     except ImportError as exc:
         raise MissingDependencyError(
-            "reading Reasonix v2 sessions-v4 stores needs zstd support: "
-            "pip install 'reasonlessons[zstd]' (skipping this session otherwise)"
+            "reading Reasonix v2 sessions-v4 stores needs the zstandard package, a dependency of "
+            "reasonlessons that is missing here: reinstall reasonlessons (skipping this session)"
         ) from exc
     context = zstandard.ZstdDecompressor()
 
@@ -225,7 +226,8 @@ def tool_result(out: Emitter, ref: str, ts: datetime | None, tool: dict[str, Any
     exit_code = code if isinstance(code, int) and not isinstance(code, bool) else None
     error = str_field(tool, "err") or str_field(tool, "error") or ""
     kind: ErrorKind = "harness" if execution.get("state") == "not_run" else "exit" if exit_code else "tool"
-    text = str_field(tool, "output") or error
+    output = str_field(tool, "output") or str_field(execution, "outputTail") or ""
+    text = output or error
     return out.emit(
         ref,
         "tool",
@@ -237,7 +239,7 @@ def tool_result(out: Emitter, ref: str, ts: datetime | None, tool: dict[str, Any
         is_error=failed,
         error_kind=kind,
         exit_code=exit_code,
-        error_text=error or text,
+        error_text=specific_error(error, output) if failed else None,
     )
 
 

@@ -19,6 +19,8 @@ LOGS = RESOURCES / "logs"
 TRAJECTORY = LOGS / "reasonix-v2" / "run.trajectory.jsonl"
 STREAM = LOGS / "reasonix-v2" / "print.stream-json.jsonl"
 NOW = datetime(2026, 5, 6, tzinfo=UTC)
+# Written by the real reasonix 1.38.11 (tests/resources/logs/README.md).
+BINARY = LOGS / "reasonix-v2" / "binary-1.38.11"
 
 
 def test_store_events_from_committed_batches(read_log: ReadLog, tmp_path: Path) -> None:
@@ -109,7 +111,7 @@ def test_missing_zstandard_is_a_clear_error(
     session = make_store(tmp_path, b"".join(BATCHES))
     monkeypatch.setitem(sys.modules, "zstandard", None)
     assert detect(session) is reasonix_v2  # detection needs no zstd
-    with pytest.raises(MissingDependencyError, match=r"reasonlessons\[zstd\]"):
+    with pytest.raises(MissingDependencyError, match=r"zstandard package.*reinstall reasonlessons"):
         read_log(session, reasonix_v2)
 
 
@@ -184,3 +186,27 @@ def test_store_resume_keeps_workspace_and_seq(read_log: ReadLog, tmp_path: Path)
     rest, _ = read_log(session, reasonix_v2, start_offset=stats.resume_offset, start_seq=stats.resume_seq)
     assert first + rest == read_log(session, reasonix_v2)[0]
     assert {e.cwd for e in rest} == {"/work/demo"}
+
+
+@pytest.mark.parametrize(
+    "log", [BINARY / "run.trajectory.jsonl", BINARY / "print.stream-json.jsonl", BINARY / "store"], ids=str
+)
+def test_a_failed_call_is_told_by_its_output_not_its_exit_status(read_log: ReadLog, log: Path) -> None:
+    events, _ = read_log(log, reasonix_v2)
+    (failed,) = [e for e in events if e.kind == "tool_result"]
+    assert (failed.tool_name, failed.is_error, failed.exit_code, failed.error_kind) == (
+        "shell",
+        True,
+        127,
+        "exit",
+    )
+    assert "bash: vitest: command not found" in (failed.text or "")
+    assert failed.error_sig == "bash: vitest: command not found"  # not Reasonix's `err: exit status 127`
+    assert [e.tool_args for e in events if e.kind == "tool_call"] == [{"command": "vitest run"}]
+
+
+def test_zstandard_is_a_dependency_not_an_extra() -> None:
+    import tomllib
+
+    project = tomllib.loads((Path(__file__).parents[3] / "pyproject.toml").read_text())["project"]
+    assert any(dep.startswith("zstandard") for dep in project["dependencies"])
