@@ -665,8 +665,9 @@ def _config_lines(text: str) -> Iterator[Span]:
             yield match.start("v4"), match.end("v4"), "password"
 
 
+# "the password is X", "the root password on staging is now X": a connector, maybe an adverb, a value.
 _PROSE = re.compile(
-    r"(?i)\b(?P<name>pass(?:word|wd|phrase|code)?|pwd|secret|token|api[ _-]?key|access[ _-]?key|key|pat|credentials?)s?\b(?:[ \t]+(?:[\w-]+[ \t]+){0,3}?(?:is|was|are|to|of|=|:|->)[ \t]*|[ \t]*[:=(][ \t]*|[ \t]+)[\"'`]?(?P<v4>[^\s\"'`,;)}\]<>]{6,512})"
+    r"(?i)\b(?P<name>pass(?:word|wd|phrase|code)?|pwd|secret|token|api[ _-]?key|access[ _-]?key|key|pat|credentials?)s?\b(?:[ \t]+(?:[\w-]+[ \t]+){0,3}?(?:is|was|are|to|of|=|:|->)[ \t]*(?:(?:now|still|currently|just|simply|set[ \t]+to|changed[ \t]+to)[ \t]+)?|[ \t]*[:=(][ \t]*|[ \t]+)[\"'`]?(?P<v4>[^\s\"'`,;)}\]<>]{6,512})"
 )
 
 

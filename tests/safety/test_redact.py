@@ -142,3 +142,11 @@ def test_a_made_up_word_after_a_password_key_is_a_value_but_a_camel_case_name_is
         "password: readPasswordFromAnIOStream",
     ):
         assert redact(code).text == code
+
+
+def test_a_password_stated_in_prose_with_an_adverb_is_redacted_but_words_stay() -> None:
+    assert redact("the root password on staging is now Tq7!vR2mLx9pZk4w").text == (
+        "the root password on staging is now [REDACTED:password]"
+    )
+    for prose in ("the password is now required for login", "the token is now expired"):
+        assert redact(prose).text == prose
