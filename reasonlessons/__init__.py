@@ -17,6 +17,7 @@ depend on, and the few fresh ones that fit an agent's next turn. The packages, i
     integrations/  Claude Code hooks, the Reasonix export, the MCP server
     interop/       lessons in and out of AIP-11, agentsmesh, Claude Code and Cursor rules
     watch/         the daemon that keeps staleness live and captures ended sessions
+    replay/        the repository's sessions replayed: what the lessons would have caught
     cli/           the command line; cli/fast/ the per-turn paths without Typer
     constants.py   names, locations, versions and exit codes; errors.py the exception root
     __main__.py    the console script: per-turn commands to cli/fast/, the rest to cli/

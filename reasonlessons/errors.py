@@ -63,6 +63,10 @@ class InvalidFingerprintError(UsageError):
     """A fingerprint entry that cannot be parsed or escapes the repository."""
 
 
+class NotARepositoryError(UsageError):
+    """A read command run outside any repository: no git work tree and no `.reasonix/` folder."""
+
+
 def run_mapped(call: Callable[[], int | None], *, show: Callable[[str], str] = str) -> int:
     """Run a command body, mapping expected failures to exit codes (docs/concepts.md#exit-codes).
 

@@ -67,7 +67,7 @@ def _one(
             return
         out["names"].append(project.store.promote(rng.choice(candidates)).name)
     elif role == "refresh":
-        from reasonlessons.stale.scan import refresh
+        from reasonlessons.stale.refresh import refresh
 
         if n % 3 == 0:
             package = repo / "package.json"

@@ -70,7 +70,7 @@ def test_sigkill_at_random_moments_loses_and_tears_nothing(
                 return h.command("promote", rng.choice(candidates), "--repo", repo)
             return h.command("promote", "--auto", "--after", "0s", "--repo", repo)
         if kind == "refresh":
-            return h.command("refresh", "--all", "--repo", repo)
+            return h.command("refresh", "--all", "--yes", "--repo", repo)
         return h.command("export", "reasonix", "--repo", repo)
 
     kinds = ["capture", "add", "promote", "refresh", "export"]

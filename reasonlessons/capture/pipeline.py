@@ -79,7 +79,10 @@ def capture(
     )  # raises a usage error early
     if paths:
         refs = sources.explicit(
-            paths, chosen, lambda what, why: report.skipped.append(Item(what, reason=why))
+            paths,
+            chosen,
+            lambda what, why: report.skipped.append(Item(what, reason=why)),
+            lambda what, why: report.errors.append(Item(what, reason=why)),
         )
     else:
         refs = [(ref, reasonlessons.capture.adapters.get(ref.agent)) for ref in discovered or []]
@@ -90,6 +93,7 @@ def capture(
     project.loc.ensure_state_dir()
     with locked(project.loc.state_dir / "capture.lock"):
         run = _Run(project, report, now or project.now(), idle_seconds, progress, extractor)
+        run.named = bool(paths)
         run.all(logs, jobs=jobs, env=os.environ if env is None else env)
     return report
 
@@ -133,6 +137,8 @@ class _Run:
         self.progress = progress
         self.checkpoints = Checkpoints(project.loc.state_dir)
         self._maker: CandidateMaker | None = None
+        # Logs named on the command line: one that cannot be read is an error, not a skip.
+        self.named = False
         self.done = 0
         self.total = 0
         self.files_done = 0
@@ -143,9 +149,7 @@ class _Run:
             try:
                 log.identity = Identity.of(log.ref.path)
             except OSError as exc:
-                self.report.skipped.append(
-                    Item(str(log.ref.path), reason=f"cannot read ({exc.strerror or exc})")
-                )
+                self._unreadable(log.ref.path, f"cannot read ({exc.strerror or exc})")
                 continue
             log.plan = plan(self.checkpoints.get(log.ref.path), log.identity, log.adapter.name, log.ref.path)
         self.total = sum(log.todo for log in logs)
@@ -245,7 +249,7 @@ class _Run:
         self.report.damage.update(stats.skipped)
         self.done += log.todo
         if read.failed is not None:
-            self.report.skipped.append(Item(str(path), reason=f"cannot read: {read.failed}"))
+            self._unreadable(path, f"cannot read: {read.failed}")
             if held is not None:
                 self.maker.session(held, captured, complete=True)  # it ended before the bad part
             return  # keep the old checkpoint: the next run tries this log again
@@ -262,6 +266,9 @@ class _Run:
         self.checkpoints.put(
             path, FileCheckpoint(adapter.name, log.identity, offset, seq, line, kept, pending)
         )
+
+    def _unreadable(self, path: Path, reason: str) -> None:
+        (self.report.errors if self.named else self.report.skipped).append(Item(str(path), reason=reason))
 
     def _idle(self, log: _Log) -> bool:
         target = log.ref.path / "events.frames" if log.ref.path.is_dir() else log.ref.path

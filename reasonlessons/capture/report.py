@@ -30,6 +30,9 @@ class CaptureReport:
     written: list[Item] = field(default_factory=list)
     updated: list[Item] = field(default_factory=list)
     skipped: list[Item] = field(default_factory=list)
+    # Logs named on the command line that are missing or cannot be read: the run goes on with the
+    # others, and the command then fails (exit 1) naming them.
+    errors: list[Item] = field(default_factory=list)
     dropped: list[Item] = field(default_factory=list)
     damage: Counter[str] = field(default_factory=Counter)
     outcomes: list[Any] = field(default_factory=list)  # learning.loop.Learned with verdicts
@@ -50,6 +53,7 @@ class CaptureReport:
             "unchanged_files": self.unchanged,
             "outcomes": [learned.to_json() for learned in self.outcomes],
             "notes": list(self.notes),
+            "errors": [{"path": i.name, "reason": i.reason} for i in self.errors],
         }
 
 

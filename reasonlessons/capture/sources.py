@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 
 _COMPANION_SUFFIXES = (".meta.json", ".pending.json", ".plan.json")
 _STORE_LOG = "events.frames"
+_AIDER_HISTORY = ".aider.chat.history.md"  # the one hidden file that is a log
 
 
 def discovered(
@@ -61,15 +62,21 @@ def _agent_matches(found: str, wanted: str) -> bool:
 
 
 def explicit(
-    paths: Iterable[Path], chosen: Adapter | None, skip: Callable[[str, str], None]
+    paths: Iterable[Path],
+    chosen: Adapter | None,
+    skip: Callable[[str, str], None],
+    fail: Callable[[str, str], None] | None = None,
 ) -> list[tuple[SessionRef, Adapter]]:
-    """Logs named on the command line; a folder stands for the logs under it. `skip(what, why)` the
-    rest."""
+    """Logs named on the command line; a folder stands for the logs under it. `fail(what, why)` a
+    path that does not exist, `skip(what, why)` what is not a log."""
     found: list[tuple[SessionRef, Adapter]] = []
     for given in paths:
         path = Path(os.path.abspath(given))
         if not path.exists():
-            skip(str(given), "no such file or directory")
+            (fail or skip)(str(given), "no such file or directory")
+            continue
+        if not os.access(path, os.R_OK | (os.X_OK if path.is_dir() else 0)):
+            (fail or skip)(str(given), "permission denied: make it readable")
             continue
         special = _not_special(path)
         if special is not None:
@@ -77,7 +84,7 @@ def explicit(
             continue
         adapter = chosen or capture.adapters.detect(path)
         if path.is_dir() and (adapter is None or not adapter.sniff(b"", path)):
-            found.extend(explicit(_walk(path, skip), chosen, skip))
+            found.extend(explicit(_walk(path, skip), chosen, skip, fail))
         elif adapter is None:
             skip(str(given), _why_skipped(path))
         else:
@@ -95,15 +102,15 @@ def _why_skipped(path: Path) -> str:
 def _walk(folder: Path, skip: Callable[[str, str], None] | None = None) -> list[Path]:
     """The logs under `folder`, at any depth, in name order (Codex keeps its rollouts in
     `YYYY/MM/DD/` folders): files, and session-store folders as one log each. Hidden entries,
-    companion files and symlinked folders (which may loop) are left out; so are FIFOs, sockets and
-    devices, which `skip(what, why)` hears about."""
+    companion files and symlinked folders (which may loop) are left out, and so are FIFOs, sockets
+    and devices, which `skip(what, why)` hears about; an Aider history, hidden by its name, is not."""
     out: list[Path] = []
     try:
         entries = sorted(folder.iterdir())
     except OSError:
         return out  # unreadable: nothing found under it
     for entry in entries:
-        if entry.name.startswith("."):
+        if entry.name.startswith(".") and not entry.name.endswith(_AIDER_HISTORY):
             continue
         if entry.is_dir() and not entry.is_symlink():
             out.extend([entry] if (entry / _STORE_LOG).is_file() else _walk(entry, skip))

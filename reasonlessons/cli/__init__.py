@@ -12,7 +12,9 @@ module registers its commands on the app of app.py:
     watch.py         watch
     integrations.py  hook (built from fast/hook.py's option table), install, uninstall, export, mcp
     interop.py       import, stats, revive
+    replay.py        replay
     tables.py        a Typer command generated from a fast path's option table
+    triggers.py      the trigger options (--file-trigger, ...) of commands that write lessons
     fast/            the per-turn paths, without Typer: recall, capture, stale, hook
 """
 
@@ -42,10 +44,12 @@ def entry() -> None:
 
 def run(argv: list[str] | None = None) -> int:
     """Run one command line and return its exit code."""
+    from reasonlessons.cli.fast import terminal
     from reasonlessons.errors import run_mapped
     from reasonlessons.safety.terminal import visible
 
     app = build_app()
+    terminal.reset()  # `--no-color` holds for one command line
 
     def invoke() -> int:
         try:
@@ -65,6 +69,7 @@ def build_app() -> typer.Typer:
         interop,  # noqa: F401
         lessons,  # noqa: F401
         recall,  # noqa: F401
+        replay,  # noqa: F401
         stale,  # noqa: F401
         trust,  # noqa: F401
         watch,  # noqa: F401

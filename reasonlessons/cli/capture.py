@@ -7,16 +7,18 @@ from pathlib import Path
 
 from reasonlessons import sessions
 from reasonlessons.cli.app import JsonOption, RepoOption, app, open_project, print_json, say, table
-from reasonlessons.cli.fast.capture import OPTIONS, SUMMARY, run
+from reasonlessons.cli.fast.capture import OPTIONS, run
+from reasonlessons.cli.fast.helps import typer_help
 from reasonlessons.cli.tables import add_command
 
-add_command(app, "capture", OPTIONS, run, summary=SUMMARY)
+add_command(app, "capture", OPTIONS, run)
 
 
-@app.command(name="sources")
+@app.command("sources", **typer_help("sources"))
 def sources_command(json: JsonOption = False, repo: RepoOption = None) -> None:
     """List this repository's session logs that capture finds, and where each came from."""
-    found = sessions.discovery.sources(open_project(repo).loc.root, env=os.environ, home=Path.home())
+    root = open_project(repo, require_repo=True).loc.root
+    found = sessions.discovery.sources(root, env=os.environ, home=Path.home())
     if json:
         print_json(found)
     elif not found:

@@ -16,11 +16,13 @@ import typer
 from reasonlessons import integrations
 from reasonlessons.cli.app import JsonOption, RepoOption, app, open_project, print_json, say, warn
 from reasonlessons.cli.fast import hook as fast_hook
+from reasonlessons.cli.fast import terminal
+from reasonlessons.cli.fast.helps import typer_help
 from reasonlessons.cli.interop import export_format
 from reasonlessons.cli.tables import add_command
 from reasonlessons.errors import UsageError
 
-add_command(app, "hook", fast_hook.OPTIONS, fast_hook.run, summary=fast_hook.SUMMARY)
+add_command(app, "hook", fast_hook.OPTIONS, fast_hook.run)
 
 
 AgentArgument = Annotated[
@@ -41,7 +43,7 @@ GlobalOption = Annotated[
 ]
 
 
-@app.command()
+@app.command("install", **typer_help("install"))
 def install(
     agent: AgentArgument,
     uninstall: Annotated[bool, typer.Option("--uninstall", help="Remove our hooks instead.")] = False,
@@ -58,7 +60,7 @@ def install(
     _install(agent, uninstall=uninstall, local=local, global_=global_, command=command, json=json, repo=repo)
 
 
-@app.command(name="uninstall")
+@app.command("uninstall", **typer_help("uninstall"))
 def uninstall_command(
     agent: AgentArgument,
     local: LocalOption = False,
@@ -121,7 +123,7 @@ def _install(
         )
 
 
-@app.command()
+@app.command("export", **typer_help("export"))
 def export(
     target: Annotated[
         str,
@@ -147,9 +149,10 @@ def export(
         return
     if target != "reasonix":
         raise UsageError(f"unknown export target {target!r}; use reasonix, aip11, claude-rules, cursor-rules")
-    report = integrations.reasonix_export.export_reasonix(
-        open_project(repo), scope=scope or "all", skills=skills
-    )
+    with terminal.progress("export") as tick:
+        report = integrations.reasonix_export.export_reasonix(
+            open_project(repo), scope=scope or "all", skills=skills, progress=tick
+        )
     if json:
         print_json(report.to_json())
         return
@@ -165,7 +168,7 @@ def export(
     )
 
 
-@app.command()
+@app.command("mcp", **typer_help("mcp"))
 def mcp(repo: RepoOption = None) -> None:
-    """Serve the lessons as MCP tools over stdio (needs: pip install 'reasonlessons[mcp]')."""
+    """Serve the lessons as MCP tools over stdio (needs the MCP SDK: the mcp extra)."""
     integrations.mcp_server.serve(repo)

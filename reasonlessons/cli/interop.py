@@ -7,8 +7,9 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from reasonlessons import interop, learning
+from reasonlessons import interop, learning, replay
 from reasonlessons.cli.app import JsonOption, RepoOption, app, open_project, print_json, say, table, warn
+from reasonlessons.cli.fast.helps import typer_help
 from reasonlessons.constants import SCOPE_GLOBAL, SCOPE_PROJECT
 
 if TYPE_CHECKING:
@@ -20,7 +21,7 @@ FORMAT_HELP = (
 )
 
 
-@app.command("import")
+@app.command("import", **typer_help("import"))
 def import_(
     fmt: Annotated[str, typer.Argument(metavar="FORMAT", help=FORMAT_HELP, show_default=False)],
     path: Annotated[Path, typer.Argument(help="The file or folder to read.", show_default=False)],
@@ -57,12 +58,27 @@ def show_report(report: Report, *, verb: str) -> None:
     )
 
 
-@app.command()
-def stats(json: JsonOption = False, repo: RepoOption = None) -> None:
+@app.command("stats", **typer_help("stats"))
+def stats(
+    json: JsonOption = False,
+    with_replay: Annotated[
+        bool,
+        typer.Option(
+            "--replay", help="Also replay this repository's sessions and add the totals (docs/replay.md)."
+        ),
+    ] = False,
+    repo: RepoOption = None,
+) -> None:
     """Per lesson: hits, injected tokens, successes and failures; and tokens per session cold vs warm."""
-    result = learning.stats.compute(open_project(repo))
+    project = open_project(repo, require_repo=True)
+    result = learning.stats.compute(project)
+    replayed = replay.api.replay(project.loc.root) if with_replay else None
     if json:
-        print_json(result.to_json())
+        doc = result.to_json()
+        if replayed is not None:
+            full = replayed.to_json()
+            doc["replay"] = {key: full[key] for key in ("totals", "by_agent", "by_kind")}
+        print_json(doc)
         return
 
     def median(sample: Sample) -> str:
@@ -90,18 +106,37 @@ def stats(json: JsonOption = False, repo: RepoOption = None) -> None:
         say("no promoted lessons yet")
     say(f"sessions captured: {result.sessions} ({result.with_usage} with usage records)")
     say(f"all lessons: {learning.stats.verdict(result.cold, result.warm)}")
+    if replayed is not None:
+        totals = replayed.totals()
+        rate = f"{totals.hit_rate:.0%}" if totals.hit_rate is not None else "-"
+        fires = f"{totals.fires} fires ({totals.tokens_injected:,} tokens)"
+        hits = f"{totals.hits} hits (rate {rate}), ~{totals.tokens_saved:,} tokens saved"
+        rest = f"{totals.noise} noise, {totals.misses} misses"
+        say(f"replay of {totals.sessions} sessions: {fires}, {hits}; {rest}")
 
 
-@app.command()
+@app.command("revive", **typer_help("revive"))
 def revive(
     name: Annotated[str, typer.Argument(help="The deactivated lesson.", show_default=False)],
     from_global: Annotated[bool, typer.Option("--global", help="The lesson is in the global scope.")] = False,
+    json: JsonOption = False,
     repo: RepoOption = None,
 ) -> None:
     """Bring back a lesson the learning loop deactivated after it kept failing (its counts are kept)."""
-    record = learning.loop.revive(
-        open_project(repo), name, scope=SCOPE_GLOBAL if from_global else SCOPE_PROJECT
-    )
+    scope = SCOPE_GLOBAL if from_global else SCOPE_PROJECT
+    record = learning.loop.revive(open_project(repo), name, scope=scope)
+    if json:
+        success, failure = (record.success, record.failure) if record is not None else (None, None)
+        print_json(
+            {
+                "name": name,
+                "scope": scope,
+                "revived": record is not None,
+                "success": success,
+                "failure": failure,
+            }
+        )
+        return
     if record is None:
         say(f"{name} is not deactivated; nothing to do")
         return

@@ -7,19 +7,24 @@ from typing import Annotated
 
 import typer
 
-from reasonlessons import fingerprint, learning, store
+import reasonlessons.fingerprint
+from reasonlessons import learning, store
 from reasonlessons.cli.app import (
     JsonOption,
     RepoOption,
     app,
     complain,
+    lesson_ref,
     open_project,
     parse_duration,
     print_json,
     say,
+    status_color,
     table,
     warn,
 )
+from reasonlessons.cli.fast.helps import typer_help
+from reasonlessons.cli.triggers import CommandTriggers, FileTriggers, KeywordTriggers, triggers_from
 from reasonlessons.cli.trust import trust_own, warn_untrusted
 from reasonlessons.constants import EXIT_ERROR, SCOPE_CANDIDATE, SCOPE_GLOBAL, SCOPE_PROJECT
 from reasonlessons.errors import UsageError
@@ -27,7 +32,7 @@ from reasonlessons.errors import UsageError
 NameArg = Annotated[str, typer.Argument(help="Lesson name: a-z, 0-9, '.', '_', '-'; at most 64 characters.")]
 
 
-@app.command()
+@app.command("add", **typer_help("add"))
 def add(
     name: NameArg,
     description: Annotated[
@@ -49,25 +54,49 @@ def add(
     scope: Annotated[
         str, typer.Option("--scope", help="project (committed), global (personal) or candidate.")
     ] = SCOPE_PROJECT,
+    file_trigger: FileTriggers = None,
+    command_trigger: CommandTriggers = None,
+    keyword_trigger: KeywordTriggers = None,
+    allow_absent: Annotated[
+        bool,
+        typer.Option(
+            "--allow-absent",
+            help="Record fingerprint entries that name nothing yet as absent, instead of refusing.",
+        ),
+    ] = False,
+    json: JsonOption = False,
     repo: RepoOption = None,
 ) -> None:
-    """Write a lesson by hand, recording its fingerprint hashes now."""
+    """Write a lesson by hand, recording its fingerprint now."""
     if body is not None and body_file is not None:
         raise UsageError("give --body or --body-file, not both")
     if scope not in (SCOPE_PROJECT, SCOPE_GLOBAL, SCOPE_CANDIDATE):
         raise UsageError(f"--scope {scope!r}: use project, global or candidate")
+    triggers = triggers_from(file_trigger, command_trigger, keyword_trigger)
     text = body or ""
     if body_file is not None:
         text = typer.get_text_stream("stdin").read() if str(body_file) == "-" else _read_text(body_file)
     project = open_project(repo)
+    if not allow_absent:  # a typo such as package.json#scirpts.test would otherwise record "absent"
+        reasonlessons.fingerprint.require_present(project.loc.root, fingerprint or [])
     lesson = project.store.add(
-        name, description=description, fingerprint=fingerprint or [], body=text, scope=scope
+        name,
+        description=description,
+        fingerprint=fingerprint or [],
+        body=text,
+        scope=scope,
+        extra={"triggers": triggers} if triggers else None,
     )
+    flags = trust_own(project, lesson)
+    if json:
+        print_json(
+            {**lesson_ref(lesson), "fingerprint": lesson.fingerprint, "triggers": triggers, "flags": flags}
+        )
+        return
     say(f"added {lesson.scope} lesson {lesson.name} ({lesson.path})")
-    trust_own(project, lesson)
 
 
-@app.command("list")
+@app.command("list", **typer_help("list"))
 def list_(
     scope: Annotated[str, typer.Option("--scope", help="project, global, candidates or all.")] = "all",
     json: JsonOption = False,
@@ -76,7 +105,7 @@ def list_(
     """List lessons with their scope and status (active, stale, expired, superseded, deprecated)."""
     if scope not in store.project.SCOPE_CHOICES:
         raise UsageError(f"--scope {scope!r}: use project, global, candidates or all")
-    entries, bad = open_project(repo).entries(scope)
+    entries, bad = open_project(repo, require_repo=True).entries(scope)
     for entry in bad:
         warn(f"{entry.path}: {entry.message}")
     if json:
@@ -89,18 +118,18 @@ def list_(
         [
             e.lesson.name,
             e.lesson.scope or "",
-            e.status + (" (shadowed)" if e.shadowed else ""),
+            e.status + (" (shadowed)" if e.shadowed else "") + ("" if e.applies else " (n/a here)"),
             e.lesson.description,
         ]
         for e in entries
     ]
-    table(["NAME", "SCOPE", "STATUS", "DESCRIPTION"], rows)
+    table(["NAME", "SCOPE", "STATUS", "DESCRIPTION"], rows, colors={2: status_color})
 
 
-@app.command()
+@app.command("show", **typer_help("show"))
 def show(name: NameArg, json: JsonOption = False, repo: RepoOption = None) -> None:
     """Show one lesson: project first, then global, then candidates."""
-    project = open_project(repo)
+    project = open_project(repo, require_repo=True)
     entry = project.entry(name)
     drift = project.drift(entry.lesson)
     if json:
@@ -117,11 +146,13 @@ def show(name: NameArg, json: JsonOption = False, repo: RepoOption = None) -> No
         say("fingerprint: " + ", ".join(lesson.fingerprint))
     for item in drift:
         say(f"  drift: {item.describe()}")
+    for missing in entry.not_applying or []:
+        say(f"  does not apply here: {missing.describe()}")
     say("")
     say(lesson.body.rstrip())
 
 
-@app.command()
+@app.command("promote", **typer_help("promote"))
 def promote(
     name: Annotated[str | None, typer.Argument(help="Candidate to promote.", show_default=False)] = None,
     to_global: Annotated[
@@ -132,6 +163,7 @@ def promote(
         typer.Option("--auto", help="Promote every candidate older than --after that was not rejected."),
     ] = False,
     after: Annotated[str, typer.Option("--after", help="Age for --auto, e.g. 7d, 12h, 2w.")] = "7d",
+    json: JsonOption = False,
     repo: RepoOption = None,
 ) -> None:
     """Move a candidate into the project scope (or the global scope with --global)."""
@@ -144,37 +176,53 @@ def promote(
         if auto
         else [learning.supersede.promote(project, name or "", to_global=to_global)]
     )
+    docs = [
+        {**lesson_ref(item.lesson), "superseded": item.superseded, "flags": warn_untrusted(item.lesson)}
+        for item in promoted
+    ]
+    if json:
+        print_json({"promoted": docs})
+        return
     for item in promoted:
         say(f"promoted {item.lesson.name} -> {item.lesson.path}")
         for old in item.superseded:
             say(f"  {old} is stale and now superseded by {item.lesson.name}")
-        warn_untrusted(item.lesson)
     if auto:
         say(f"{len(promoted)} candidate(s) promoted")
 
 
-@app.command()
-def reject(name: NameArg, repo: RepoOption = None) -> None:
+@app.command("reject", **typer_help("reject"))
+def reject(name: NameArg, json: JsonOption = False, repo: RepoOption = None) -> None:
     """Drop a candidate and remember the rejection, so capture does not propose it again."""
     path = open_project(repo).store.reject(name)
+    if json:
+        print_json({"name": name, "scope": SCOPE_CANDIDATE, "path": str(path)})
+        return
     say(f"rejected {name} (removed {path})")
 
 
-@app.command()
+@app.command("rm", **typer_help("rm"))
 def rm(
     name: NameArg,
     from_global: Annotated[bool, typer.Option("--global", help="Remove from the global scope.")] = False,
+    json: JsonOption = False,
     repo: RepoOption = None,
 ) -> None:
     """Delete a promoted lesson (use `reject` for candidates)."""
-    path = open_project(repo).store.remove(name, scope=SCOPE_GLOBAL if from_global else SCOPE_PROJECT)
+    scope = SCOPE_GLOBAL if from_global else SCOPE_PROJECT
+    path = open_project(repo).store.remove(name, scope=scope)
+    if json:
+        print_json({"name": name, "scope": scope, "path": str(path)})
+        return
     say(f"removed {path}")
 
 
-@app.command()
+@app.command("validate", **typer_help("validate"))
 def validate(json: JsonOption = False, repo: RepoOption = None) -> None:
     """Check schema, names, fingerprint entries and duplicates in every scope; exit 1 on errors."""
-    problems = store.validate.validate(open_project(repo).store, check_entry=fingerprint.check_entry)
+    problems = store.validate.validate(
+        open_project(repo, require_repo=True).store, check_entry=reasonlessons.fingerprint.check_entry
+    )
     errors = [p for p in problems if p.severity == store.validate.ERROR]
     if json:
         print_json(

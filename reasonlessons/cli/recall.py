@@ -6,10 +6,4 @@ from reasonlessons.cli.app import app
 from reasonlessons.cli.fast.recall import OPTIONS, run
 from reasonlessons.cli.tables import add_command
 
-add_command(
-    app,
-    "recall",
-    OPTIONS,
-    run,
-    summary="Print the fresh, relevant lessons for a task, within a token budget.",
-)
+add_command(app, "recall", OPTIONS, run)

@@ -14,6 +14,7 @@ from typing import Annotated, Any
 
 import typer
 
+from reasonlessons.cli.fast.helps import HELPS, typer_help
 from reasonlessons.cli.fast.options import FLAG, INT, PATH, Option
 
 _TYPES: dict[str, type] = {INT: int, PATH: Path, FLAG: bool}
@@ -43,11 +44,9 @@ def _parameter(option: Option) -> inspect.Parameter:
     )
 
 
-def add_command(
-    app: typer.Typer, name: str, table: Sequence[Option], run: Callable[..., int], *, summary: str
-) -> None:
+def add_command(app: typer.Typer, name: str, table: Sequence[Option], run: Callable[..., int]) -> None:
     """Register command `name`, whose arguments are `table`, as a call of `run` with them by name;
-    a non-zero exit code from `run` ends the command with that code."""
+    a non-zero exit code from `run` ends the command with that code. Its help is HELPS[name]."""
     repeatable = [option.name for option in table if option.repeatable]
 
     def command(**values: Any) -> None:
@@ -61,5 +60,5 @@ def add_command(
     command.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
     command.__annotations__ = {p.name: p.annotation for p in parameters}
     command.__name__ = command.__qualname__ = name.replace("-", "_")
-    command.__doc__ = summary
-    app.command(name)(command)
+    command.__doc__ = HELPS[name].summary
+    app.command(name, **typer_help(name))(command)

@@ -8,10 +8,11 @@ import typer
 
 from reasonlessons import store
 from reasonlessons.cli.app import JsonOption, RepoOption, app, open_project, print_json, say, warn
+from reasonlessons.cli.fast.helps import typer_help
 from reasonlessons.constants import SCOPE_CANDIDATE, SCOPE_GLOBAL, SCOPE_PROJECT
 
 
-@app.command()
+@app.command("trust", **typer_help("trust"))
 def trust(
     name: Annotated[
         str, typer.Argument(help="The lesson to trust: project first, then global, then candidates.")
@@ -47,16 +48,21 @@ def trust(
     say(f"trusted {lesson.scope} lesson {lesson.name} ({what}); editing its text revokes the trust")
 
 
-def trust_own(project: object, lesson: object) -> None:
-    """After `add`: the user's own words are trusted, flags and all (said on stderr)."""
-    for flag in store.trust.accept_own(project, lesson):  # type: ignore[arg-type]
+def trust_own(project: object, lesson: object) -> list[dict[str, str]]:
+    """After `add`: the user's own words are trusted, flags and all (said on stderr); returns the
+    flags as `--json` lists them."""
+    flags = store.trust.accept_own(project, lesson)  # type: ignore[arg-type]
+    for flag in flags:
         warn(f"{flag} (trusted: you wrote it; `reasonlessons trust --revoke` to undo)")
+    return [{"code": f.code, "detail": f.detail} for f in flags]
 
 
-def warn_untrusted(lesson: object) -> None:
-    """After `promote`: captured text is a third party's; flagged lessons wait for `trust`."""
+def warn_untrusted(lesson: object) -> list[dict[str, str]]:
+    """After `promote`: captured text is a third party's; flagged lessons wait for `trust` (said on
+    stderr); returns the flags as `--json` lists them."""
     flags = store.trust.scan(lesson)  # type: ignore[arg-type]
     if flags:
         name = getattr(lesson, "name", "")
         reasons = "; ".join(map(str, flags))
         warn(f"{name} is flagged ({reasons}); recall skips it until `reasonlessons trust {name}`")
+    return [{"code": f.code, "detail": f.detail} for f in flags]

@@ -14,13 +14,14 @@ import typer
 
 import reasonlessons.watch
 from reasonlessons.cli.app import RepoOption, app, open_project
+from reasonlessons.cli.fast.helps import typer_help
 from reasonlessons.constants import EXIT_INTERRUPTED
 from reasonlessons.errors import UsageError
 from reasonlessons.safety.terminal import json_bytes, visible
 from reasonlessons.support import jsonio
 
 
-@app.command()
+@app.command("watch", **typer_help("watch"))
 def watch(
     json: Annotated[
         bool, typer.Option("--json", help="One JSON object per line per event, flushed.")

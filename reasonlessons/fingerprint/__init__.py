@@ -10,6 +10,8 @@ against what it recorded, and the commit that introduced it (docs/fingerprints.m
     cache.py     the stat-keyed cache in the local state dir
     deps.py      every path a check stat'ed, with its stamp (for reasonlessons.stale.answer_cache)
     drift.py     recorded vs current: Drift, and the `fingerprint-recorded` mapping
+    applies.py   where a global lesson applies: its entries as conditions (`applies-when`)
+    suggest.py   entries that name nothing here, with the nearest that exists (`add` checks them)
     checker.py   Checker: facts + cache + drift of a lesson; record()
     attribution.py  the commit that introduced a drift (via reasonlessons.support.gitrepo)
 
@@ -25,6 +27,8 @@ _EXPORTS = {
     "Attributor": "reasonlessons.fingerprint.attribution",
     "Checker": "reasonlessons.fingerprint.checker",
     "record": "reasonlessons.fingerprint.checker",
+    "record_for": "reasonlessons.fingerprint.checker",
+    "require_present": "reasonlessons.fingerprint.suggest",
     "Drift": "reasonlessons.fingerprint.drift",
     "Entry": "reasonlessons.fingerprint.entry",
     "check_entry": "reasonlessons.fingerprint.entry",
@@ -32,14 +36,26 @@ _EXPORTS = {
     "Fact": "reasonlessons.fingerprint.facts",
 }
 
-__all__ = ["Attributor", "Checker", "Drift", "Entry", "Fact", "check_entry", "parse_entry", "record"]
+__all__ = [
+    "Attributor",
+    "Checker",
+    "Drift",
+    "Entry",
+    "Fact",
+    "check_entry",
+    "parse_entry",
+    "record",
+    "record_for",
+    "require_present",
+]
 
 if TYPE_CHECKING:
     from reasonlessons.fingerprint.attribution import Attributor
-    from reasonlessons.fingerprint.checker import Checker, record
+    from reasonlessons.fingerprint.checker import Checker, record, record_for
     from reasonlessons.fingerprint.drift import Drift
     from reasonlessons.fingerprint.entry import Entry, check_entry, parse_entry
     from reasonlessons.fingerprint.facts import Fact
+    from reasonlessons.fingerprint.suggest import require_present
 
 
 def __getattr__(name: str) -> object:

@@ -19,8 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from reasonlessons import fingerprint
-from reasonlessons.constants import REASONIX_DIR, STATE_DIR
+from reasonlessons.constants import REASONIX_DIR, SCOPE_GLOBAL, STATE_DIR
 from reasonlessons.errors import InvalidFingerprintError
+from reasonlessons.fingerprint import applies as applicability
 from reasonlessons.fingerprint import cache
 from reasonlessons.fingerprint.deps import Deps
 from reasonlessons.fingerprint.drift import (
@@ -209,14 +210,18 @@ class Checker:
     def drift(self, lesson: Lesson) -> list[Drift]:
         """How the lesson's recorded fingerprint differs from the work tree (empty when fresh).
 
-        The commit of each drift is found lazily, when the drift is shown."""
+        A global lesson's entries are conditions, not values (applies.py): only a malformed one
+        drifts. The commit of each drift is found lazily, when the drift is shown."""
         recorded = lesson.recorded
+        conditions_only = lesson.scope == SCOPE_GLOBAL
         out: list[Drift] = []
         for text in lesson.fingerprint:
             try:
                 entry = parse_entry(text)
             except InvalidFingerprintError as exc:
                 out.append(Drift(text, UNREADABLE_REASON, now="unreadable", detail=f"invalid entry: {exc}"))
+                continue
+            if conditions_only:
                 continue
             rec = recorded.get(text)
             now = self.fact(entry)
@@ -229,16 +234,35 @@ class Checker:
                 out.append(drift)
         return out
 
-    def record(self, entries: Sequence[str]) -> dict[str, Any]:
-        """The `fingerprint-recorded` mapping for these entries as the work tree is now."""
-        out: dict[str, Any] = {}
-        for text in entries:
+    def applies(self, lesson: Lesson) -> list[applicability.NotApplying]:
+        """The conditions of a global lesson this work tree does not meet (empty: it applies here;
+        always empty for other scopes)."""
+        if lesson.scope != SCOPE_GLOBAL:
+            return []
+        out: list[applicability.NotApplying] = []
+        for text, needs in applicability.conditions_of(lesson.meta, lesson.fingerprint).items():
             try:
                 entry = parse_entry(text)
-            except InvalidFingerprintError as exc:
-                raise InvalidFingerprintError(f"fingerprint entry {text!r} {exc}") from None
-            out[text] = to_record(entry, self.fact(entry))
+            except InvalidFingerprintError:
+                continue  # a malformed entry is a drift (above), whatever the repository
+            missing = applicability.check(text, needs, self.fact(entry))
+            if missing is not None:
+                out.append(missing)
         return out
+
+    def record(self, entries: Sequence[str]) -> dict[str, Any]:
+        """The `fingerprint-recorded` mapping for these entries as the work tree is now."""
+        return {text: to_record(entry, self.fact(entry)) for text, entry in _parsed(entries)}
+
+    def conditions(self, entries: Sequence[str]) -> dict[str, str]:
+        """The `applies-when` mapping for these entries: a global lesson applies where they are as now."""
+        return {text: applicability.condition(self.fact(entry)) for text, entry in _parsed(entries)}
+
+    def record_for(self, scope: str | None, entries: Sequence[str]) -> dict[str, Any]:
+        """The frontmatter keys that record `entries` for a lesson of `scope`."""
+        if scope == SCOPE_GLOBAL:
+            return {applicability.KEY: self.conditions(entries)}
+        return {"fingerprint-recorded": self.record(entries)}
 
     def _commit(self, entry: Entry, drift: Drift) -> dict[str, str] | None:
         if self._head is False:
@@ -320,6 +344,16 @@ class Checker:
             self._attributor = None
 
 
+def _parsed(entries: Sequence[str]) -> list[tuple[str, Entry]]:
+    out: list[tuple[str, Entry]] = []
+    for text in entries:
+        try:
+            out.append((text, parse_entry(text)))
+        except InvalidFingerprintError as exc:
+            raise InvalidFingerprintError(f"fingerprint entry {text!r} {exc}") from None
+    return out
+
+
 def _fact_tuple(fact: Fact) -> tuple[Any, ...]:
     return (fact.key, fact.value, fact.dirs, fact.kinds, fact.problem, fact.truncated)
 
@@ -339,3 +373,9 @@ def record(root: Path, entries: Sequence[str]) -> dict[str, Any]:
     """The `fingerprint-recorded` mapping of `entries`, computed now without any cache."""
     with Checker(root, state_dir=None) as checker:
         return checker.record(entries)
+
+
+def record_for(root: Path, scope: str | None, entries: Sequence[str]) -> dict[str, Any]:
+    """The frontmatter keys recording `entries` for a lesson of `scope` (Checker.record_for)."""
+    with Checker(root, state_dir=None) as checker:
+        return checker.record_for(scope, entries)

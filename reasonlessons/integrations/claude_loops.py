@@ -1,7 +1,9 @@
-"""Loop detection for Claude Code: the same tool call failing twice in a row.
+"""Loop detection for Claude Code: the same tool call failing twice in a row, or the agent's tool layer
+refusing calls with the same error twice in a row (other arguments, same mistake).
 
 Each PostToolUse / PostToolUseFailure hook (`on_post_tool`) reports one finished call. Per agent
-session we keep a small ring of `[call key, failed]` in the local state directory
+session we keep a small ring of `[call key, failed]` (plus, for a refusal, its error signature:
+`<tool_use_error>` text, signed as sessions/errorsig.py signs errors) in the local state directory
 (`claude-hook-calls.json`, the state.py envelope). A call that succeeded after a success changes
 nothing the detector needs, so the common case only reads the file; writes happen around failures,
 under a lock, because parallel tool calls finish (and run their hooks) concurrently.
@@ -19,7 +21,7 @@ import zlib
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from reasonlessons import recall, support
+from reasonlessons import recall, sessions, support
 from reasonlessons.integrations.claude_hook import FILE_KEYS, Hook, context
 
 STATE_FILE = "claude-hook-calls.json"
@@ -48,17 +50,39 @@ def on_post_tool(hook: Hook) -> dict[str, Any] | None:
     else:
         failed = response_failed(payload.get("tool_response"))
     tool_input = payload.get("tool_input")
-    streak = observe(
+    refusal = _refusal(payload) if failed else None
+    streak, refused = observe_calls(
         hook.state_dir,
         hook.session or "",
         call_key(tool, tool_input),
         failed=failed,
         now=hook.now.timestamp() if hook.now is not None else time.time(),
+        refusal=refusal,
         prepare=lambda: hook.locations().ensure_state_dir(),
     )
     if streak < 2:
         return None
-    return context(event, loop_notice(tool, tool_input, streak))
+    notice = refusal_notice(refusal or "", streak) if refused else loop_notice(tool, tool_input, streak)
+    return context(event, notice)
+
+
+def _refusal(payload: Mapping[str, Any]) -> str | None:
+    """The signature of the error when Claude Code's tool layer refused the call itself."""
+    text = payload.get("error")
+    if not isinstance(text, str):
+        text = payload.get("tool_response")
+    if not isinstance(text, str) or "<tool_use_error>" not in text[:2000]:
+        return None
+    return sessions.errorsig.error_signature(text[:16384])
+
+
+def refusal_notice(refusal: str, streak: int) -> str:
+    one_line = recall.render.one_line
+    return (
+        f"[LOOP DETECTED] The tool layer has now refused {streak} calls in a row with the same error "
+        f"({one_line(refusal, cap=MAX_SUMMARY_CHARS)}). Other arguments will most likely be refused the "
+        "same way: read what the error says is allowed, do that instead, or ask the user."
+    )
 
 
 def loop_notice(tool: str, tool_input: object, streak: int) -> str:
@@ -129,11 +153,27 @@ def observe(
     """Record one finished call; return how many times in a row it has now failed (0 if it succeeded).
 
     `prepare` creates the state directory (with its .gitignore) before the first write."""
+    return observe_calls(state_dir, session, key, failed=failed, now=now, prepare=prepare)[0]
+
+
+def observe_calls(
+    state_dir: str,
+    session: str,
+    key: str,
+    *,
+    failed: bool,
+    now: float,
+    refusal: str | None = None,
+    prepare: Callable[[], object] | None = None,
+) -> tuple[int, bool]:
+    """Record one finished call; return the longer of the streaks it ends (0 if it succeeded): the
+    same call failing in a row, or (`refusal`, the signature of a refusal by the agent's tool
+    layer) refusals with that signature in a row; and whether the streak is of refusals."""
     session = _session_key(session)
     path = os.path.join(state_dir, STATE_FILE)
     last = _last_call(_load(path).get(session))
     if not failed and (last is None or not last[1]):
-        return 0  # success after success: the ring would not tell the detector anything new
+        return 0, False  # success after success: the ring would not tell the detector anything new
     from pathlib import Path  # only here: a success after a success never gets this far
 
     if prepare is not None:
@@ -142,19 +182,24 @@ def observe(
         sessions = _load(path)
         entry = sessions.get(session)
         calls = [c for c in (entry.get("calls") if isinstance(entry, dict) else None) or [] if _valid(c)]
-        calls = [*calls, [key, failed]][-RING:]
+        calls = [*calls, [key, failed, refusal] if refusal else [key, failed]][-RING:]
         sessions[session] = {"at": now, "calls": calls}
         doc = {"kind": KIND, "version": VERSION, "data": {"sessions": _prune(sessions, now)}}
         raw = json.dumps(doc, sort_keys=True, separators=(",", ":")).encode("utf-8") + b"\n"
         support.atomic.write_atomic(Path(path), raw, durable=False)  # a lost update only delays one notice
     if not failed:
-        return 0
+        return 0, False
     streak = 0
-    for call_key_, call_failed in reversed(calls):
-        if call_key_ != key or not call_failed:
+    for call in reversed(calls):
+        if call[0] != key or not call[1]:
             break
         streak += 1
-    return streak
+    refused = 0
+    for call in reversed(calls) if refusal else ():
+        if not call[1] or len(call) < 3 or call[2] != refusal:
+            break
+        refused += 1
+    return (refused, True) if refused > streak else (streak, False)
 
 
 def _session_key(session: str) -> str:
@@ -164,7 +209,11 @@ def _session_key(session: str) -> str:
 
 def _valid(call: object) -> bool:
     return (
-        isinstance(call, list) and len(call) == 2 and isinstance(call[0], str) and isinstance(call[1], bool)
+        isinstance(call, list)
+        and len(call) in (2, 3)
+        and isinstance(call[0], str)
+        and isinstance(call[1], bool)
+        and (len(call) == 2 or isinstance(call[2], str))
     )
 
 

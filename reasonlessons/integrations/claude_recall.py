@@ -36,7 +36,7 @@ def recall_context(
     loc = hook.locations()
     if not (loc.project_dir.is_dir() or loc.global_dir.is_dir()):
         return None  # no lessons anywhere: leave a repository without them untouched
-    recaller = Recaller(loc)
+    recaller = Recaller(loc, create_state=loc.project_dir.is_dir())
     budget, session = hook.budget, hook.session
     result = recaller.recall(prompt, files=files, cmd=cmd, budget=budget, session=session, now=hook.now)
     lessons = list(result.lessons)

@@ -45,7 +45,10 @@ if TYPE_CHECKING:
     Sdk = tuple[Callable[..., Server], type[Exception]]  # the server class and its ToolError
 
 
-INSTALL_HINT = "the MCP server needs the MCP SDK: pip install 'reasonlessons[mcp]'"
+INSTALL_HINT = (
+    "the MCP server needs the MCP SDK: install reasonlessons with its mcp extra, or "
+    "pip install 'mcp>=1.2' into its environment"
+)
 SERVER_NAME = "reasonlessons"
 INSTRUCTIONS = (
     "Lessons about this repository distilled from past coding-agent sessions, each tied to the repo "
@@ -87,8 +90,9 @@ class LessonTools:
         doc: dict[str, Any] = result.to_json()
         return doc
 
-    def list_lessons(self, scope: str = "all") -> list[dict[str, Any]]:
-        """Lessons with scope and status (active, stale, expired, superseded, deprecated)."""
+    def list_lessons(self, scope: str = "all") -> dict[str, Any]:
+        """Lessons with scope and status (active, stale, expired, superseded, deprecated):
+        `{"lessons": [...]}`, each as `reasonlessons list --json` shows it."""
         if scope not in SCOPE_CHOICES:
             raise UsageError(f"scope {scope!r}: use project, global, candidates or all")
         project = self._project()
@@ -96,7 +100,8 @@ class LessonTools:
         docs = [entry.to_json() for entry in entries]
         for doc, entry in zip(docs, entries, strict=True):  # lesson text reaches the agent: see trust.py
             doc["description"] = withheld(project.loc, entry.lesson) or doc["description"]
-        return [_plain(doc) for doc in docs]
+        # One object, not a bare list: the SDK would send a list as one content block per lesson.
+        return {"lessons": [_plain(doc) for doc in docs]}
 
     def show_lesson(self, name: str) -> dict[str, Any]:
         """One lesson (project, then global, then candidates) with its body and drift."""
@@ -120,9 +125,10 @@ class LessonTools:
         )
         return {"name": lesson.name, "scope": lesson.scope, "path": str(lesson.path)}
 
-    def check_stale(self) -> list[dict[str, Any]]:
-        """Stale lessons and why: each drifted fingerprint entry with its old and new value."""
-        return [_plain(report.to_json()) for report in scan_stale(self._project()).reports]
+    def check_stale(self) -> dict[str, Any]:
+        """Stale lessons and why, `{"stale": [...]}` as `reasonlessons stale --json` lists them:
+        each drifted fingerprint entry with its old and new value."""
+        return {"stale": [_plain(report.to_json()) for report in scan_stale(self._project()).reports]}
 
 
 def server_class() -> Sdk:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from reasonlessons.constants import REASONIX_DIR, SCOPE_GLOBAL, SCOPE_PROJECT, STATUS_ACTIVE
@@ -61,15 +61,17 @@ def export_reasonix(
     env: Mapping[str, str] | None = None,
     home: Path | None = None,
     now: dt.datetime | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> ExportReport:
-    """Write the fresh lessons of `scope` as memory facts, update changed ones, withdraw the rest.
+    """Write the fresh lessons of `scope` as memory facts, update changed ones, withdraw the rest;
+    `progress(done, total)` follows the check of every lesson's staleness, the long part.
 
     `skills`: True syncs project lessons as skills too, None only when an earlier `--skills` run
     left its manifest there (what the hooks do). `workspaces_seen`: other spellings of the
     repository's path Reasonix was started with; each is remembered, and every remembered one that
     still names the repository gets the project facts (one that no longer does loses them)."""
     now = now or project.now()
-    fresh = fresh_lessons(project, now)
+    fresh = fresh_lessons(project, now, progress=progress)
     return sync_lessons(
         project,
         fresh,
@@ -133,11 +135,13 @@ def _other_workspaces(
     return sorted(out.items())
 
 
-def fresh_lessons(project: Project, now: dt.datetime) -> list[Lesson]:
+def fresh_lessons(
+    project: Project, now: dt.datetime, *, progress: Callable[[int, int], None] | None = None
+) -> list[Lesson]:
     """Promoted lessons recall could return at `now`: active, not hidden by a project lesson, not
     flagged as hostile unless trusted (reasonlessons/store/trust.py). Their text is as written:
     `redacted` makes it safe to write, and the sync calls it only for what it writes."""
-    entries, _ = Project(project.loc, now=lambda: now).entries("all")
+    entries, _ = Project(project.loc, now=lambda: now).entries("all", progress=progress)
     out = []
     for e in entries:
         lesson = e.lesson

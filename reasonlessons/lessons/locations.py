@@ -22,7 +22,7 @@ from reasonlessons.constants import (
     SCOPE_PROJECT,
     STATE_DIR,
 )
-from reasonlessons.errors import UnsafeLocationError, UsageError
+from reasonlessons.errors import NotARepositoryError, UnsafeLocationError, UsageError
 from reasonlessons.lessons import statedir
 from reasonlessons.support.atomic import write_atomic
 
@@ -130,6 +130,29 @@ class Locations:
         if scope == SCOPE_GLOBAL:
             return self.home / STATE_DIR / "lessons.lock"
         return self.state_dir / "lessons.lock"
+
+    def is_repository(self) -> bool:
+        """Whether the root is a repository: a git work tree, or a folder that has `.reasonix/` of
+        its own (the global home `~/.reasonix` does not count: it holds the global scope)."""
+        if (self.root / ".git").exists():
+            return True
+        own = self.root / REASONIX_DIR
+        return own.is_dir() and own.resolve() != self.home.resolve()
+
+    def require_repository(self) -> Locations:
+        """These locations, or NotARepositoryError (exit 2) when the root is not a repository."""
+        if not self.is_repository():
+            raise NotARepositoryError(
+                f"not inside a repository: {self.root} has no git work tree and no {REASONIX_DIR}/ "
+                "folder; cd into your repository, or pass --repo DIR"
+            )
+        return self
+
+    def existing_state_dir(self) -> Path | None:
+        """The local state directory when it exists, else None: read commands use their caches
+        there but never create it (only commands that change something do, with ensure_state_dir)."""
+        state = self.state_dir
+        return state if state.is_dir() else None
 
     def ensure_state_dir(self) -> Path:
         """Create the local state directory with a .gitignore that hides it from git."""

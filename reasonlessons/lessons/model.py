@@ -15,6 +15,7 @@ REQUIRED_KEYS = ("name", "description", "fingerprint", "captured-at")
 KNOWN_KEYS = (
     *REQUIRED_KEYS,
     "fingerprint-recorded",
+    "applies-when",
     "refreshed-at",
     "triggers",
     "task-types",
@@ -30,6 +31,9 @@ KNOWN_KEYS = (
     "interop",
 )
 TRIGGER_KINDS = ("files", "commands", "keywords")
+# A global lesson's fingerprint entries are conditions on a repository (fingerprint/applies.py).
+APPLIES_KEY = "applies-when"
+APPLIES_CONDITIONS = ("present", "absent")
 OUTCOMES = ("success", "failure", "mixed")
 STATUSES = ("deprecated", "superseded")
 
@@ -196,4 +200,14 @@ def _optional_shape_problems(meta: dict[str, Any]) -> list[str]:
     recorded = meta.get("fingerprint-recorded")
     if recorded is not None and not isinstance(recorded, dict):
         errors.append("fingerprint-recorded must be a mapping (written by reasonlessons)")
+    applies = meta.get(APPLIES_KEY)
+    if applies is not None:
+        if not isinstance(applies, dict):
+            errors.append(f"{APPLIES_KEY} must be a mapping of fingerprint entries to present or absent")
+        else:
+            errors.extend(
+                f"{APPLIES_KEY}.{key} must be present or absent"
+                for key, value in applies.items()
+                if value not in APPLIES_CONDITIONS
+            )
     return errors

@@ -61,12 +61,18 @@ class Recaller:
     Staleness comes from `drift` when given (tests, callers with their own checker), else from the
     Project's checker, else from a fingerprint Checker made for each call: a Checker memoizes facts
     for its lifetime, so a long-lived Recaller must not keep one across turns.
+
+    The index and the counters live in the local state directory; with `create_state=False` (the
+    `recall` command: reading never writes) they are kept there only when it already exists.
     """
 
-    def __init__(self, target: Project | Locations, *, drift: DriftCheck | None = None) -> None:
+    def __init__(
+        self, target: Project | Locations, *, drift: DriftCheck | None = None, create_state: bool = True
+    ) -> None:
         project = target if hasattr(target, "store") else None
         self.loc: Locations = project.loc if project is not None else target  # type: ignore[union-attr,assignment]
-        self.index = LessonIndex(self.loc)
+        self.create_state = create_state
+        self.index = LessonIndex(self.loc, create_state=create_state)
         self._project: Any = project
         self._given_drift = drift
         self._drift: DriftCheck | None = None
@@ -212,9 +218,13 @@ class Recaller:
         return trusted.get(store.trust.key(info.scope, info.name)) == info.content
 
     def _is_stale(self, info: DocInfo, doc: DocText) -> bool:
+        """Stale, or a global lesson that does not apply to this repository (fingerprint/applies.py)."""
         lesson = lessons.model.Lesson(meta=doc.meta, body=doc.body, path=Path(info.path), scope=info.scope)
         try:
-            return bool(self._drift_check()(lesson))
+            if self._drift_check()(lesson):
+                return True
+            checker = self._checker
+            return info.scope == SCOPE_GLOBAL and checker is not None and bool(checker.applies(lesson))
         except (ReasonLessonsError, OSError, ValueError):
             return True  # a lesson whose facts cannot be checked is not vouched for
 
@@ -227,7 +237,7 @@ class Recaller:
                 self._drift = self._project.drift
                 self._checker = getattr(self._drift, "__self__", None)
             else:
-                self._checker = fingerprint.Checker(self.loc.root, state_dir=self.loc.state_dir)
+                self._checker = fingerprint.Checker(self.loc.root, state_dir=self.loc.existing_state_dir())
                 self._drift = self._checker.drift
         return self._drift
 
@@ -258,6 +268,8 @@ class Recaller:
         counters.record(keys, now=now, session=session, tokens=tokens)
         if counters.damaged:
             warnings.append(f"{counters.path} was unreadable; rebuilt it (earlier hit counts are lost)")
+        if not self.create_state and self.loc.existing_state_dir() is None:
+            return  # nothing to count into: reading never creates the state directory
         try:
             self.loc.ensure_state_dir()
             counters.save()
@@ -277,9 +289,10 @@ def recall(
     now: dt.datetime | None = None,
     drift: DriftCheck | None = None,
     record: bool = True,
+    create_state: bool = True,
 ) -> RecallResult:
     """One-shot recall for a repository (see Recaller for keeping state between turns)."""
-    return Recaller(target, drift=drift).recall(
+    return Recaller(target, drift=drift, create_state=create_state).recall(
         prompt,
         files=files,
         cmd=cmd,

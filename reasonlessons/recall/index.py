@@ -60,8 +60,10 @@ class DocText(NamedTuple):
 class LessonIndex:
     """All project and global lessons of one repository, as a queryable cache."""
 
-    def __init__(self, loc: Locations) -> None:
+    def __init__(self, loc: Locations, *, create_state: bool = True) -> None:
         self.loc = loc
+        # The `recall` command never creates the state directory; without it the index lives in memory.
+        self.create_state = create_state
         self.path = loc.state_dir / INDEX_FILE
         self.conn: sqlite3.Connection | None = None
         self.info: dict[str, str] = {}
@@ -156,6 +158,9 @@ class LessonIndex:
         build.apply(image, listing)
         build.finish(image, dirs=dirs, files=len(listing))
         self.close()
+        if not self.create_state and self.loc.existing_state_dir() is None:
+            self.conn, self.info, self._in_memory = image, build.get_info(image), True
+            return
         try:
             self.loc.ensure_state_dir()
             write_atomic(self.path, image.serialize(), durable=False)  # a cache: rebuilt if lost

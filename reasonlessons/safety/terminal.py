@@ -40,6 +40,25 @@ def visible(text: str) -> str:
     return _UNSAFE.sub(_escape, text)
 
 
+# The colour codes the command line adds itself (reasonlessons/cli/fast/terminal.py COLORS, reset).
+_OWN_STYLE = re.compile("\x1b\\[(?:0|1|2|3[1-3])m")
+
+
+def visible_styled(text: str) -> str:
+    """`visible`, keeping the colour codes of our own palette (added on a terminal only): a colour
+    is all such a code can do, never a clipboard write, a link or a rewritten line."""
+    if "\x1b" not in text:
+        return visible(text)
+    out: list[str] = []
+    pos = 0
+    for match in _OWN_STYLE.finditer(text):
+        out.append(visible(text[pos : match.start()]))
+        out.append(match.group(0))
+        pos = match.end()
+    out.append(visible(text[pos:]))
+    return "".join(out)
+
+
 def _json_escape(match: re.Match[str]) -> str:
     code = ord(match.group(0))
     if code < 0x10000:

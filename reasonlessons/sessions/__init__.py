@@ -15,6 +15,7 @@ every agent, which capture and watch read, and what a shell command or a failure
     shell.py       shell command lines as invocations: tool, runner, purpose
     edits.py       the file changes a tool call makes
     signals.py     what a failure says: an invocation problem, a stated rule, an error code
+    toolrules.py   refusals of an agent's own tool layer that teach a rule of that agent
 """
 
 from __future__ import annotations
@@ -23,11 +24,12 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 # Submodules loaded on first use: a capture given its logs never looks for others (discovery) or
-# explains a file it skipped (otherfiles), and one whose logs did not change reads none (jsonl).
-__all__ = ["discovery", "jsonl", "otherfiles"]
+# explains a file it skipped (otherfiles), and one whose logs did not change reads none (jsonl); the
+# hook after a tool call signs an error (errorsig) only when the tool layer refused the call.
+__all__ = ["discovery", "errorsig", "jsonl", "otherfiles"]
 
 if TYPE_CHECKING:
-    from reasonlessons.sessions import discovery, jsonl, otherfiles
+    from reasonlessons.sessions import discovery, errorsig, jsonl, otherfiles
 
 
 def __getattr__(name: str) -> Any:

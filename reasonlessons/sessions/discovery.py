@@ -23,6 +23,12 @@ _CWD_TAG = re.compile(r"<cwd>([^<]+)</cwd>")
 _CLAUDE_SLUG_MAX = 200
 _HEAD_RECORDS = 25
 _HEAD_LINE_MAX = 4 * 1024 * 1024
+AIDER_HISTORY = ".aider.chat.history.md"
+# `chat-history-file: PATH` in .aider.conf.yml; `AIDER_CHAT_HISTORY_FILE=PATH` in .env. One key each:
+# a line-based read, no YAML parser on the way.
+_AIDER_CONF = re.compile(r"^chat-history-file\s*:\s*(.+?)\s*(?:#.*)?$", re.MULTILINE)
+_AIDER_DOTENV = re.compile(r"^\s*(?:export\s+)?AIDER_CHAT_HISTORY_FILE\s*=\s*(.+?)\s*$", re.MULTILINE)
+_CONF_MAX = 256 * 1024
 # A launch directory below the repository is at most this deep (bounds the walk that confirms it).
 _MAX_DEPTH = 32
 
@@ -40,6 +46,11 @@ def discover(
         *_reasonix_v2(roots, env, home, fold),
         *_claude_code(roots, env, home),
         *_codex(roots, env, home),
+        *(
+            SessionRef("aider", path)
+            for path in aider_histories(repo_root, env=env, home=home)
+            if path.is_file()
+        ),
     ]
     return sorted(set(refs), key=lambda ref: (ref.agent, str(ref.path)))
 
@@ -260,9 +271,50 @@ def _codex_cwd(path: Path) -> str | None:
     return None
 
 
-def origin(ref: SessionRef, *, env: Mapping[str, str], home: Path) -> dict[str, str]:
+def aider_histories(repo_root: Path, *, env: Mapping[str, str], home: Path) -> list[Path]:
+    """Where Aider writes this repository's chat history, existing or not (docs/log-formats.md#aider-files):
+    `.aider.chat.history.md` (or `aider.chat.history.md`) at the root, and the files
+    `AIDER_CHAT_HISTORY_FILE` (the environment or the root's `.env`) and `chat-history-file:`
+    (`.aider.conf.yml` at home or at the root) name.
+    Relative paths are relative to the root, where Aider is started."""
+    return list(_aider_named(repo_root, env=env, home=home))
+
+
+def _aider_named(repo_root: Path, *, env: Mapping[str, str], home: Path) -> dict[Path, str]:
+    """`aider_histories`, each with the rule that names it (the first one, when several do)."""
+    root = repo_root if repo_root.is_absolute() else repo_root.absolute()
+    named: list[tuple[str | None, str]] = [(env.get("AIDER_CHAT_HISTORY_FILE"), "AIDER_CHAT_HISTORY_FILE")]
+    named += [(v, ".env AIDER_CHAT_HISTORY_FILE") for v in _config_values(root / ".env", _AIDER_DOTENV)]
+    for conf, rule in ((home, "~/.aider.conf.yml"), (root, ".aider.conf.yml")):
+        values = _config_values(conf / ".aider.conf.yml", _AIDER_CONF)
+        named += [(v, f"{rule} chat-history-file") for v in values]
+    # The default name, and the same without its dot (how some keep it visible or commit it).
+    found = {root / AIDER_HISTORY: AIDER_HISTORY, root / AIDER_HISTORY[1:]: AIDER_HISTORY[1:]}
+    for value, rule in named:
+        if not value:
+            continue
+        path = home / value[2:] if value.startswith("~/") else Path(value)
+        found.setdefault(path if path.is_absolute() else root / path, rule)
+    return found
+
+
+def _config_values(path: Path, pattern: re.Pattern[str]) -> list[str]:
+    try:
+        if not path.is_file() or path.stat().st_size > _CONF_MAX:
+            return []
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return []
+    return [m.group(1).strip().strip("'\"") for m in pattern.finditer(text)]
+
+
+def origin(
+    ref: SessionRef, *, env: Mapping[str, str], home: Path, aider_rules: Mapping[Path, str] | None = None
+) -> dict[str, str]:
     """Where a found session came from: `root` (the agent's folder), `rule` (what names that folder:
-    an environment variable or the default) and, for agents that file sessions per project, `slug`."""
+    an environment variable or the default) and, for agents that file sessions per project, `slug`.
+    `aider_rules`: what names each Aider history (a setting of the repository, see `sources`)."""
+    aider_rules = aider_rules or {}
     path = ref.path
     if ref.agent == "reasonix-v2" and path.parent.name == "sessions-v4":
         root = path.parents[3]
@@ -279,17 +331,20 @@ def origin(ref: SessionRef, *, env: Mapping[str, str], home: Path) -> dict[str, 
         return {"root": str(home / ".codex"), "rule": "~/.codex"}
     if ref.agent == "reasonix-v1":
         return {"root": str(path.parent), "rule": "~/.reasonix/sessions"}
+    if ref.agent == "aider":
+        return {"root": str(path.parent), "rule": aider_rules.get(path, "?")}
     return {"root": str(path.parent), "rule": "?"}
 
 
 def sources(repo_root: Path, *, env: Mapping[str, str], home: Path) -> list[dict[str, object]]:
     """Every session log `discover` finds, with its `origin` (`reasonlessons sources`)."""
+    aider = _aider_named(repo_root, env=env, home=home)
     return [
         {
             "agent": ref.agent,
             "path": str(ref.path),
             "related": [str(p) for p in ref.related],
-            **origin(ref, env=env, home=home),
+            **origin(ref, env=env, home=home, aider_rules=aider),
         }
         for ref in discover(repo_root, env=env, home=home)
     ]

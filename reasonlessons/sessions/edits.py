@@ -152,7 +152,8 @@ def shell_moves(command: str) -> list[Move]:
 
 
 def changed_region(before: str | None, after: str | None) -> tuple[str, str] | None:
-    """The smallest readable before/after pair: whole strings when short, else the changed lines."""
+    """The smallest readable before/after pair: whole strings when short, else the changed lines
+    (one side empty when a single line was only added or only removed)."""
     if before is None or after is None or before == after:
         return None
     if len(before) <= 80 and len(after) <= 80 and "\n" not in before.strip() and "\n" not in after.strip():
@@ -161,6 +162,8 @@ def changed_region(before: str | None, after: str | None) -> tuple[str, str] | N
     new_lines = [line.strip() for line in after.splitlines() if line.strip()]
     removed = [line for line in old_lines if line not in new_lines]
     added = [line for line in new_lines if line not in old_lines]
-    if len(removed) == 1 and len(added) == 1 and len(removed[0]) <= 120 and len(added[0]) <= 120:
-        return removed[0], added[0]
+    if len(removed) + len(added) == 1 or len(removed) == len(added) == 1:
+        pair = (removed[0] if removed else "", added[0] if added else "")
+        if len(pair[0]) <= 120 and len(pair[1]) <= 120:
+            return pair
     return None

@@ -98,6 +98,23 @@ def short(line: str, limit: int = 48) -> str:
     return head[:limit].rsplit(" ", 1)[0]
 
 
+# A compiler's or tool's own proposal of the fix, on a line of its own.
+_SUGGESTION = re.compile(
+    r"^[ \t=]*(?:help|hint): (.+)$|"
+    r"\b(?:did you mean|perhaps you meant|consider (?:importing|using|adding))\b.*$",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def suggestion(text: str | None) -> str | None:
+    """The first line of `text` (its head) where the tool proposes a fix: `help: consider importing
+    one of these functions`, `Did you mean 'x'?`."""
+    if not text:
+        return None
+    found = _SUGGESTION.search(text[:4000])
+    return found.group(0).strip()[:_LINE_CAP] if found else None
+
+
 def error_code(text: str | None) -> str | None:
     """A tool's error code in the text: `TS2835`, `E0432`, `F401`, or a bracketed `[no-untyped-def]`."""
     if not text:

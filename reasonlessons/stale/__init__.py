@@ -3,7 +3,8 @@
 Takes a Project (or, on the per-turn path, only its root); gives each stale lesson with what
 drifted, answered from caches while nothing it read has changed, and re-records after review.
 
-    scan.py          scan_stale and refresh: the library calls behind `stale` and `refresh`
+    scan.py          scan_stale: the library call behind `stale`
+    refresh.py       plan and apply: re-recording after review, was → now shown first
     answer_cache.py  the last answer, replayed while every path it depended on is unchanged
     meta_cache.py    a cached read of the scopes for the per-turn path
     prefetch.py      a cold check on two processors: a forked child checks half of the lessons
@@ -16,10 +17,10 @@ from typing import TYPE_CHECKING, Any
 
 # Loaded on first use: the command line imports this package and reaches for a module when one of
 # its commands runs, so `reasonlessons --help` does not load them all.
-__all__ = ["scan"]
+__all__ = ["refresh", "scan"]
 
 if TYPE_CHECKING:
-    from reasonlessons.stale import scan
+    from reasonlessons.stale import refresh, scan
 
 
 def __getattr__(name: str) -> Any:

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
 RESULT_FILE = "stale-result.marshal"
 # Bump when the printed output, the dependency rules or the stamps change.
-FORMAT = 2
+FORMAT = 3
 
 
 def _tag() -> tuple[Any, ...]:

@@ -30,13 +30,14 @@ from reasonlessons.support.atomic import write_atomic
 
 # Not "lesson index": that is recall's (recall/index.py), a different cache of the same files.
 META_FILE = "lesson-meta.marshal"
-_TAG = ("lesson-meta", 1, sys.implementation.cache_tag)
+_TAG = ("lesson-meta", 2, sys.implementation.cache_tag)
 # The keys staleness, status and recall decide on; the body and evidence stay in the file.
 KEYS = (
     "name",
     "description",
     "fingerprint",
     "fingerprint-recorded",
+    "applies-when",
     "captured-at",
     "refreshed-at",
     "expires-at",

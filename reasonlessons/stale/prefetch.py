@@ -42,7 +42,12 @@ MIN_LESSONS = 200
 
 
 def split_check(
-    loc: Locations, scopes: Iterable[str], checker: Checker, *, now: dt.datetime
+    loc: Locations,
+    scopes: Iterable[str],
+    checker: Checker,
+    *,
+    now: dt.datetime,
+    progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, Any]:
     """Check half of the lessons here and, when worth it, half in a forked child whose findings go
     into `checker`; the lesson meta cache entries parsed by either, for `meta_cache.scan(known=...)`."""
@@ -63,7 +68,9 @@ def split_check(
 
     child = _fork(child_work)
     try:
-        known = _check(checker, paths[:half], old, now)
+        # The child checks its half at about the same pace: this half's progress counts twice.
+        tick = None if progress is None else lambda done: progress(min(2 * done, len(paths)), len(paths))
+        known = _check(checker, paths[:half], old, now, tick)
     finally:
         found = _join(child) if child is not None else None
     if isinstance(found, dict) and isinstance(found.get("index"), dict):
@@ -104,10 +111,18 @@ def _idle_processors() -> float:
     return usable - busy
 
 
-def _check(checker: Checker, paths: list[Path], old: dict[str, Any], now: dt.datetime) -> dict[str, Any]:
+def _check(
+    checker: Checker,
+    paths: list[Path],
+    old: dict[str, Any],
+    now: dt.datetime,
+    tick: Callable[[int], None] | None = None,
+) -> dict[str, Any]:
     """Read these lesson files and compute what checking them needs; their meta cache entries."""
     index = meta_cache.parse(paths, old)
-    for key, (_, meta, _) in index.items():
+    for done, (key, (_, meta, _)) in enumerate(index.items(), 1):
+        if tick is not None:
+            tick(done)
         if meta is None:
             continue
         lesson = Lesson(meta=dict(meta), body="", path=Path(key))

@@ -22,6 +22,8 @@ from reasonlessons.store import outcomes
 from reasonlessons.store.scopes import BadEntry, LessonStore
 from reasonlessons.store.status import DriftCheck, status_of, superseded_names
 
+Tick = Callable[[int, int], None]  # progress: (done, total)
+
 SCOPE_CHOICES = {
     "project": (SCOPE_PROJECT,),
     "global": (SCOPE_GLOBAL,),
@@ -39,6 +41,12 @@ class Entry:
     status: str
     shadowed: bool = False
     reason: str | None = None  # why a lesson is deprecated when the file does not say so
+    # A global lesson's conditions this repository does not meet (fingerprint/applies.py).
+    not_applying: list[Any] | None = None
+
+    @property
+    def applies(self) -> bool:
+        return not self.not_applying
 
     def to_json(self) -> dict[str, Any]:
         lesson = self.lesson
@@ -55,6 +63,10 @@ class Entry:
             out["shadowed"] = True
         if self.reason:
             out["reason"] = self.reason
+        if lesson.scope == SCOPE_GLOBAL and self.not_applying is not None:
+            out["applies"] = self.applies
+            if self.not_applying:
+                out["does_not_apply"] = [item.to_json() for item in self.not_applying]
         return out
 
 
@@ -69,22 +81,33 @@ class Project:
         self.loc = locations
         self.now = now
         self.store = LessonStore(locations, now=now, recorder=self._record)
-        self._drift: DriftCheck | None = None
+        self._checker: fingerprint.Checker | None = None
 
-    def _record(self, root: Path, entries: Sequence[str]) -> dict[str, Any]:
-        recorded: dict[str, Any] = fingerprint.record(root, entries)
+    def _record(self, root: Path, entries: Sequence[str], scope: str) -> dict[str, Any]:
+        recorded: dict[str, Any] = fingerprint.record_for(root, scope, entries)
         return recorded
+
+    @property
+    def checker(self) -> fingerprint.Checker:
+        """The facts of the repository for this command (its cache is used, not created)."""
+        if self._checker is None:
+            self._checker = fingerprint.Checker(self.loc.root, state_dir=self.loc.existing_state_dir())
+        return self._checker
 
     @property
     def drift(self) -> DriftCheck:
         """Drift of one lesson against the repository now (empty list when fresh)."""
-        if self._drift is None:
-            checker = fingerprint.Checker(self.loc.root, state_dir=self.loc.state_dir)
-            self._drift = checker.drift
-        return self._drift
+        return self.checker.drift
 
-    def entries(self, scope: str = "all", *, check_drift: bool = True) -> tuple[list[Entry], list[BadEntry]]:
-        """Every lesson of a scope choice with its status, plus the entries that could not be read."""
+    def not_applying(self, lesson: Lesson) -> list[Any]:
+        """A global lesson's conditions this repository does not meet (empty: it applies)."""
+        return self.checker.applies(lesson)
+
+    def entries(
+        self, scope: str = "all", *, check_drift: bool = True, progress: Tick | None = None
+    ) -> tuple[list[Entry], list[BadEntry]]:
+        """Every lesson of a scope choice with its status, plus the entries that could not be read;
+        `progress(done, total)` after each lesson (checking a large repository cold takes a while)."""
         scopes = SCOPE_CHOICES[scope]
         scan = self.store.scan(scopes)
         # Promoted lessons declare supersession, so read them even for `--scope candidates`.
@@ -96,7 +119,7 @@ class Project:
         project_names = {lesson.name for lesson in scan.lessons if lesson.scope == SCOPE_PROJECT}
         off = self.deactivated()
         out = []
-        for lesson in scan.lessons:
+        for done, lesson in enumerate(scan.lessons, 1):
             status = status_of(
                 lesson,
                 now=now,
@@ -105,7 +128,12 @@ class Project:
                 deactivated=off,
             )
             shadowed = lesson.scope == SCOPE_GLOBAL and lesson.name in project_names
-            out.append(Entry(lesson, status, shadowed, self._reason(lesson, status, off)))
+            entry = Entry(lesson, status, shadowed, self._reason(lesson, status, off))
+            if check_drift and lesson.scope == SCOPE_GLOBAL:
+                entry.not_applying = self.not_applying(lesson)
+            out.append(entry)
+            if progress is not None:
+                progress(done, len(scan.lessons))
         return out, scan.bad
 
     def deactivated(self) -> dict[str, str]:
@@ -125,7 +153,10 @@ class Project:
         superseded = superseded_names(self.store.scan((SCOPE_PROJECT, SCOPE_GLOBAL)).lessons)
         off = self.deactivated()
         status = status_of(lesson, now=self.now(), superseded=superseded, drift=self.drift, deactivated=off)
-        return Entry(lesson, status, reason=self._reason(lesson, status, off))
+        entry = Entry(lesson, status, reason=self._reason(lesson, status, off))
+        if lesson.scope == SCOPE_GLOBAL:
+            entry.not_applying = self.not_applying(lesson)
+        return entry
 
 
 def open_project(

@@ -24,6 +24,7 @@ from reasonlessons.errors import (
     StoreWriteError,
     UsageError,
 )
+from reasonlessons.fingerprint import applies
 from reasonlessons.lessons.file import read_lesson, render_lesson, write_lesson
 from reasonlessons.lessons.locations import Locations
 from reasonlessons.lessons.model import Lesson, check_name, schema_problems
@@ -34,8 +35,9 @@ from reasonlessons.support.hashing import text_key
 if TYPE_CHECKING:
     from contextlib import AbstractContextManager
 
-# Records the fingerprint hashes of a lesson's entries; supplied by the fingerprint layer.
-Recorder = Callable[[Path, Sequence[str]], dict[str, Any]]
+# The frontmatter keys recording a lesson's entries for its scope (hashes, or a global lesson's
+# conditions); supplied by the fingerprint layer.
+Recorder = Callable[[Path, Sequence[str], str], dict[str, Any]]
 
 _REJECTIONS = "rejections.json"
 
@@ -160,7 +162,7 @@ class LessonStore:
         if errors:
             raise UsageError(f"lesson {name!r}: {'; '.join(errors)}")
         if self._recorder is not None:
-            meta["fingerprint-recorded"] = self._recorder(self.loc.root, list(fingerprint))
+            meta.update(self._recorder(self.loc.root, list(fingerprint), scope))
         lesson = Lesson(meta=meta, body=body, scope=scope)
         path = self.path_for(name, scope)
         self.loc.guard_writes()
@@ -201,6 +203,8 @@ class LessonStore:
                     f"no candidate named {name!r}; see `reasonlessons list --scope candidates`"
                 )
             lesson = read_lesson(source, scope=SCOPE_CANDIDATE)
+            if to_global:  # its entries become conditions on a repository (fingerprint/applies.py)
+                lesson.meta = applies.as_global(lesson.meta)
             data = render_lesson(lesson)
             if target.exists():
                 # A promote killed between write and unlink leaves an identical copy: finish it.

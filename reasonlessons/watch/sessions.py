@@ -18,6 +18,7 @@ from pathlib import Path
 from reasonlessons.sessions import workspaces
 from reasonlessons.sessions.adapters import detect
 from reasonlessons.sessions.discovery import (
+    aider_histories,
     claude_slug,
     reasonix_project_dirs,
     reasonix_slug,
@@ -71,6 +72,9 @@ def session_roots(repo_root: Path, *, env: Mapping[str, str], home: Path) -> lis
             add(projects / name, True, claude)
     codex = _env_path(env, "CODEX_HOME", home) or home / ".codex"
     add(codex / "sessions", True, codex)
+    # Aider writes one file: its directory is watched, and only that file counts as a log.
+    for history in aider_histories(repo_root, env=env, home=home):
+        add(history, False, history.parent)
     return sorted(set(out))
 
 

@@ -4,11 +4,13 @@ import datetime as dt
 import json
 import os
 import shutil
+import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from reasonlessons.capture import sources
 from reasonlessons.capture.checkpoint import Checkpoints
 from reasonlessons.capture.pipeline import CaptureReport, capture
 from reasonlessons.capture.writer import recorded_evidence
@@ -17,6 +19,7 @@ from reasonlessons.lessons.file import read_lesson
 from reasonlessons.store.project import Project, open_project
 from tests.capturesupport import CAPTURE
 from tests.paths import EXAMPLE, RESOURCES
+from tests.repos import git
 
 NOW = dt.datetime(2026, 5, 6, 12, 0, tzinfo=dt.UTC)
 V1 = CAPTURE / "reasonix-v1"
@@ -329,19 +332,22 @@ def test_events_out_of_order_and_files_that_are_no_logs(
     reasons = {Path(i.name).name: i.reason for i in report.skipped}
     assert reasons["not-a-log.png"].startswith("not a session log of a known agent")
     assert reasons["notes.md"].startswith("not a session log")
-    assert reasons["missing.jsonl"] == "no such file or directory"
+    # A named path that does not exist is an error, not a skip (the CLI exits 1 naming it).
+    assert [(Path(i.name).name, i.reason) for i in report.errors] == [
+        ("missing.jsonl", "no such file or directory")
+    ]
     _all_candidates_whole(repo)
 
 
-def test_an_explicit_agent_that_does_not_fit_skips_the_log(
+def test_an_explicit_agent_that_does_not_fit_is_an_error_for_that_log(
     make_repo: Callable[[str], Path], tmp_path: Path
 ) -> None:
     repo = make_repo("capture-node")
     log = _copy_v1("vitest-not-found", tmp_path / "logs")
     report = _run(repo, log, agent="codex")
     assert report.written == []
-    assert report.skipped
-    assert "cannot read" in report.skipped[0].reason
+    assert report.errors  # named, and unreadable as the agent it was named as
+    assert "cannot read" in report.errors[0].reason
     with pytest.raises(UsageError):
         _run(repo, log, agent="no-such-agent")
     assert [i.name for i in _run(repo, log, agent="reasonix-v1").written] == ["npm-test-vitest-not-found"]
@@ -526,3 +532,22 @@ def test_a_fifo_among_the_logs_is_skipped_with_a_reason_never_opened(
     assert folder.written
     assert any("FIFO" in item.reason for item in folder.skipped)
     assert [item.reason for item in named.skipped] == ["not a regular file (a FIFO): never read"]
+
+
+def test_an_aider_history_at_the_root_is_captured_without_naming_it(tmp_path: Path) -> None:
+    """Discovery finds `.aider.chat.history.md`; a folder named on the command line keeps it too."""
+    repo = tmp_path / "textkit"
+    shutil.copytree(RESOURCES / "aider" / "textkit", repo)
+    git(repo, "init", "-q")
+    history = repo / ".aider.chat.history.md"
+    shutil.copyfile(RESOURCES / "aider" / "textkit.aider.chat.history.md", history)
+    old = time.time() - 3600
+    os.utime(history, (old, old))
+    project = open_project(repo, home=tmp_path / "home")
+    report = capture(project, env={}, home=tmp_path / "home", idle_seconds=600)
+    assert report.files == 1
+    names = sorted(p.stem for p in project.loc.candidates_dir.glob("*.md"))
+    assert "aider-no-such-command" in names
+    assert "pytest-modulenotfounderror-no-module-named" in names
+    assert sources.plain_files([repo]) is not None
+    assert history in (sources.plain_files([repo]) or [])

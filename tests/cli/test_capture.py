@@ -79,6 +79,7 @@ def test_capture_with_nothing_to_read(cli_invoke: Invoke, git_repo: Path) -> Non
         "unchanged_files": 0,
         "outcomes": [],
         "notes": [],
+        "errors": [],
     }
 
 
@@ -103,3 +104,35 @@ def test_the_fast_path_prints_what_the_typer_command_prints(
     assert "npm-test-vitest-not-found" in outputs[0][0]
     assert try_run(["--help"]) is None
     assert try_run(["--agent"]) is None
+
+
+def test_a_named_log_that_is_missing_is_an_error_and_the_rest_is_kept(
+    cli_invoke: Invoke, make_repo: Callable[[str], Path], tmp_path: Path
+) -> None:
+    repo = make_repo("capture-node")
+    (log,) = copy_v1_logs(tmp_path / "logs", "vitest-not-found")
+    missing = tmp_path / "logs" / "nonexistent.jsonl"
+    result = cli_invoke("capture", "--repo", repo, missing, log, expect=1)
+    assert str(missing) in result.stderr
+    assert "no such file or directory" in result.stderr
+    assert "new candidate npm-test-vitest-not-found" in result.stdout  # the other log was captured
+    assert (repo / ".reasonix" / "lessons" / "_candidates" / "npm-test-vitest-not-found.md").is_file()
+    doc = cli_invoke("capture", "--repo", repo, "--json", missing, expect=1).json()
+    assert doc["errors"] == [{"path": str(missing), "reason": "no such file or directory"}]  # type: ignore[index]
+    alone = cli_invoke("capture", "--repo", repo, "nonexistent.jsonl", cwd=tmp_path, expect=1)
+    assert "nonexistent.jsonl" in alone.stderr
+
+
+@pytest.mark.skipif(__import__("os").geteuid() == 0, reason="root reads files whatever their mode")
+def test_a_named_log_that_cannot_be_read_is_an_error(
+    cli_invoke: Invoke, make_repo: Callable[[str], Path], tmp_path: Path
+) -> None:
+    repo = make_repo("capture-node")
+    (log,) = copy_v1_logs(tmp_path / "logs", "vitest-not-found")
+    log.chmod(0)
+    try:
+        result = cli_invoke("capture", "--repo", repo, log, expect=1)
+    finally:
+        log.chmod(0o644)
+    assert str(log) in result.stderr
+    assert "permission denied" in result.stderr

@@ -13,6 +13,7 @@ import pytest
 
 from reasonlessons.__main__ import main as entry_main
 from reasonlessons.cli.fast import recall
+from reasonlessons.lessons.locations import Locations
 from reasonlessons.recall.render import CLOSE, OPEN
 from tests.paths import REPO_ROOT
 
@@ -132,6 +133,7 @@ def _env() -> dict[str, str]:
 
 
 def test_fast_path_in_a_subprocess_skips_typer(repo: Path) -> None:
+    Locations.discover(repo).ensure_state_dir()  # a repository where a write command ran before
     assert entry_main(["recall", PROMPT, "--repo", str(repo), "--task-type", "code-gen"]) == 0  # index built
     run = subprocess.run(
         [sys.executable, "-X", "importtime", "-m", "reasonlessons", "recall", PROMPT, "--file", TEST_FILE,
@@ -168,3 +170,16 @@ def test_a_prompt_that_starts_with_a_dash_follows_double_dash(
     assert entry_main(args) == 0
     assert capsys.readouterr().out == typer_out
     assert json.loads(typer_out)["task_type"] == "code-gen"
+
+
+def test_json_is_format_json_as_every_command_spells_it(
+    cli_invoke: Callable[..., object], capsys: pytest.CaptureFixture[str], repo: Path
+) -> None:
+    base = ["recall", PROMPT, "--file", TEST_FILE, "--repo", str(repo), "--task-type", "code-gen"]
+    as_format = cli_invoke(*base, "--format", "json").stdout  # type: ignore[attr-defined]
+    assert cli_invoke(*base, "--json").stdout == as_format  # type: ignore[attr-defined]
+    capsys.readouterr()
+    assert entry_main([*base, "--json"]) == 0  # the fast path too
+    assert capsys.readouterr().out == as_format
+    clash = cli_invoke(*base, "--json", "--format", "claude-code", expect=2)
+    assert "--json is --format json" in clash.stderr  # type: ignore[attr-defined]

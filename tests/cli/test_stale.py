@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -190,3 +192,17 @@ def test_pre_commit_hook_definition_runs_stale_check() -> None:
     assert hook["id"] == "reasonlessons-stale"
     assert hook["entry"] == "reasonlessons stale --check"
     assert hook["pass_filenames"] is False
+
+
+def test_the_documented_pre_commit_rev_is_a_commit_that_ships_the_hook() -> None:
+    """docs/fingerprints.md pins a commit id (no release is tagged yet): pre-commit installs the hook
+    from it, so it must be a commit of this repository whose .pre-commit-hooks.yaml defines it."""
+    (rev,) = re.findall(r"^\s*rev: (\S+)", (ROOT / "docs" / "fingerprints.md").read_text(), re.M)
+    assert re.fullmatch(r"[0-9a-f]{40}", rev), f"pre-commit wants a full commit id, not {rev!r}"
+    if git(ROOT, "rev-parse", "--is-shallow-repository").strip() == "true":
+        pytest.skip("a shallow clone may not hold the documented commit")
+    shown = subprocess.run(
+        ["git", "show", f"{rev}:.pre-commit-hooks.yaml"], cwd=ROOT, capture_output=True, text=True
+    )
+    assert shown.returncode == 0, f"{rev} is not a commit here that has .pre-commit-hooks.yaml"
+    assert yaml.safe_load(shown.stdout)[0]["id"] == "reasonlessons-stale"

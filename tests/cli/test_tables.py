@@ -108,6 +108,7 @@ def test_the_quick_parser_reads_the_common_lines() -> None:
         "task_type": None,
         "fmt": "text",
         "session": None,
+        "as_json": False,
         "repo": None,
     }
     assert quick_parse(stale.OPTIONS, ["--check", "--json"]) == {"check": True, "as_json": True, "repo": None}

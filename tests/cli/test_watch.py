@@ -18,6 +18,7 @@ import pytest
 
 from reasonlessons.cli.watch import Signals, human
 from reasonlessons.constants import EXIT_INTERRUPTED
+from tests.jsonshape import command_problems
 from tests.watch.harness import seed_project, write_json
 
 TIMEOUT = 20.0
@@ -129,6 +130,8 @@ def test_end_to_end_stale_fresh_and_silence(watching: Proc, repo: Path) -> None:
 
     assert watching.finish(signal.SIGTERM) == 0
     assert watching.seen[-1]["event"] == "stopped"
+    for event in watching.seen:  # each line is a documented event (docs/schema/watch.json)
+        assert command_problems("watch", event) == [], event
 
 
 def test_sigint_ends_cleanly_with_exit_0(watching: Proc) -> None:

@@ -420,3 +420,21 @@ def test_a_repository_without_lessons_is_left_untouched(
     payload = event(git_repo, "UserPromptSubmit", prompt=PROMPT)
     assert claude_hook.handle(payload, now=NOW) is None
     assert not (git_repo / ".reasonix").exists()
+
+
+def test_the_tool_layer_refusing_other_calls_the_same_way_is_a_loop(repo: Path) -> None:
+    refused = (
+        "<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>"
+    )
+
+    def write(path: str) -> dict[str, Any]:
+        return event(
+            repo, "PostToolUseFailure", tool_name="Write", tool_input={"file_path": path}, error=refused
+        )
+
+    assert claude_hook.handle(write("a.ts"), now=NOW) is None
+    context = assert_valid(claude_hook.handle(write("b.ts"), now=NOW), "PostToolUseFailure")
+    assert context.startswith("[LOOP DETECTED] The tool layer has now refused 2 calls in a row")
+    assert "File has not been read yet" in context
+    # Plain failures of other calls are not refusals: no loop (see the test above).
+    assert claude_hook.handle(failure(repo, "npm run lint"), now=NOW) is None

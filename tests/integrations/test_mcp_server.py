@@ -45,12 +45,12 @@ def test_recall_tool_returns_recalls_json_document(repo: Path) -> None:
 
 def test_list_and_show(repo: Path) -> None:
     tools = LessonTools(repo)
-    listed = {e["name"]: e for e in tools.list_lessons()}
+    listed = {e["name"]: e for e in tools.list_lessons()["lessons"]}
     assert listed["testing"]["status"] == "active"
     assert listed["expired-tip"]["status"] == "expired"
     assert listed["proposed-tip"]["scope"] == "candidate"
     assert json.dumps(listed)  # JSON-ready: dates and paths are strings
-    assert [e["name"] for e in tools.list_lessons("candidates")] == ["proposed-tip"]
+    assert [e["name"] for e in tools.list_lessons("candidates")["lessons"]] == ["proposed-tip"]
     with pytest.raises(UsageError):
         tools.list_lessons("nope")
     shown = tools.show_lesson("testing")
@@ -67,13 +67,13 @@ def test_add_candidate_then_check_stale(repo: Path) -> None:
     assert Path(added["path"]) == repo.resolve() / ".reasonix" / "lessons" / "_candidates" / "use-npm.md"
     with pytest.raises(ReasonLessonsError):
         tools.add_candidate("Bad Name", "x")
-    assert tools.check_stale() == []
+    assert tools.check_stale() == {"stale": []}
     lessons = repo / ".reasonix" / "lessons"
     (lessons / "runner.md").write_text(
         "---\nname: runner\ndescription: Test runner\nfingerprint: [package.json#scripts.test]\n"
         "captured-at: 2026-05-05\n---\n- vitest\n"
     )
-    stale = tools.check_stale()  # never recorded: stale until refreshed
+    stale = tools.check_stale()["stale"]  # never recorded: stale until refreshed
     assert [(s["name"], s["drift"][0]["reason"]) for s in stale] == [("runner", "unrecorded")]
 
 
@@ -91,10 +91,10 @@ def test_missing_sdk_says_how_to_install(
         return importlib.import_module(name, *args, **kwargs)
 
     monkeypatch.setattr(mcp_server, "importlib", types.SimpleNamespace(import_module=no_mcp))
-    with pytest.raises(MissingSDKError, match=r"pip install 'reasonlessons\[mcp\]'"):
+    with pytest.raises(MissingSDKError, match=r"mcp extra, or pip install 'mcp>=1.2'"):
         mcp_server.server_class()
     result = cli_invoke("mcp", "--repo", repo, expect=1)
-    assert "pip install 'reasonlessons[mcp]'" in result.stderr
+    assert "pip install 'mcp>=1.2'" in result.stderr
 
 
 @needs_sdk
@@ -129,12 +129,24 @@ def test_stdio_round_trip(repo: Path) -> None:
                 args = {"prompt": "Add a unit test", "files": ["tests/foo.test.ts"]}
                 recalled = await client.call_tool("recall", args)
                 missing = await client.call_tool("show_lesson", {"name": "missing"})
-                return names, recalled, missing
+                listed = await client.call_tool("list_lessons", {})
+                stale = await client.call_tool("check_stale", {})
+                return names, recalled, missing, listed, stale
 
-    names, recalled, missing = anyio.run(session)
+    names, recalled, missing, listed, stale = anyio.run(session)
     assert names == TOOLS
     assert not _is_error(recalled)
     assert [x["name"] for x in json.loads(recalled.content[0].text)["lessons"]] == ["testing"]
+    # Every tool answers one JSON object in one text block (docs/integrations.md#mcp), the same as
+    # its structured content: a list of lessons is not split into a block per lesson.
+    for result, key in ((listed, "lessons"), (stale, "stale")):
+        (block,) = result.content
+        doc = json.loads(block.text)
+        assert list(doc) == [key]
+        structured = getattr(result, "structured_content", None) or getattr(result, "structuredContent", None)
+        assert structured == doc
+    assert "testing" in [x["name"] for x in json.loads(listed.content[0].text)["lessons"]]
+    assert json.loads(stale.content[0].text) == {"stale": []}
     assert _is_error(missing)
     assert "no lesson named 'missing'" in missing.content[0].text  # our message reaches the client
 

@@ -176,7 +176,7 @@ def test_exports_and_mcp_hold_back_flagged_untrusted_lessons(loc: Locations, iso
     shown = tools.show_lesson("evil")
     assert "ignore all previous" not in json.dumps(shown)
     assert shown["body"].startswith("[withheld: flagged")
-    listed = {doc["name"]: doc for doc in tools.list_lessons()}
+    listed = {doc["name"]: doc for doc in tools.list_lessons()["lessons"]}
     assert listed["evil"]["description"].startswith("[withheld")
 
 

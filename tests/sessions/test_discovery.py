@@ -8,12 +8,14 @@ import pytest
 from reasonlessons.lessons.locations import Locations
 from reasonlessons.sessions import workspaces
 from reasonlessons.sessions.discovery import (
+    aider_histories,
     claude_slug,
     discover,
     origin,
     reasonix_slug,
     reasonix_state_root,
     reasonix_state_roots,
+    sources,
 )
 from reasonlessons.sessions.events import SessionRef
 
@@ -230,3 +232,52 @@ def test_results_are_sorted_and_unique(repo: Path, home: Path) -> None:
     )
     refs = discover(repo, env={}, home=home)
     assert _agents(refs) == [("codex", codex.name), ("reasonix-v1", "a.events.jsonl")]
+
+
+def test_aider_history_at_the_root_and_where_the_configuration_puts_it(repo: Path, home: Path) -> None:
+    (repo / ".aider.chat.history.md").write_text("\n# aider chat started at 2025-01-01 10:00:00\n")
+    (repo / "logs").mkdir()
+    (repo / "logs" / "chat.md").write_text("\n# aider chat started at 2025-01-02 10:00:00\n")
+    (repo / ".aider.conf.yml").write_text("model: gpt-4o\nchat-history-file: logs/chat.md  # kept\n")
+    (home / ".aider.conf.yml").write_text("chat-history-file: '~/aider/all.md'\n")
+    (home / "aider").mkdir()
+    (home / "aider" / "all.md").write_text("\n# aider chat started at 2025-01-03 10:00:00\n")
+    (repo / ".env").write_text("OPENAI_API_KEY=sk-test\nexport AIDER_CHAT_HISTORY_FILE=missing.md\n")
+    env = {"AIDER_CHAT_HISTORY_FILE": str(repo / "from-env.md")}
+    assert aider_histories(repo, env=env, home=home) == [
+        repo / ".aider.chat.history.md",
+        repo / "aider.chat.history.md",
+        repo / "from-env.md",
+        repo / "missing.md",
+        home / "aider" / "all.md",
+        repo / "logs" / "chat.md",
+    ]
+    refs = discover(repo, env=env, home=home)
+    assert [(r.agent, r.path) for r in refs] == [
+        ("aider", home / "aider" / "all.md"),
+        ("aider", repo / ".aider.chat.history.md"),
+        ("aider", repo / "logs" / "chat.md"),
+    ]
+    rules = {found["path"]: found["rule"] for found in sources(repo, env=env, home=home)}
+    assert rules == {  # what `reasonlessons sources` says named each history
+        str(home / "aider" / "all.md"): "~/.aider.conf.yml chat-history-file",
+        str(repo / ".aider.chat.history.md"): ".aider.chat.history.md",
+        str(repo / "logs" / "chat.md"): ".aider.conf.yml chat-history-file",
+    }
+
+
+def test_no_aider_history_no_aider_session(repo: Path, home: Path) -> None:
+    (repo / ".aider.conf.yml").write_bytes(b"\xff\xfe not yaml at all")
+    assert aider_histories(repo, env={}, home=home) == [
+        repo / ".aider.chat.history.md",
+        repo / "aider.chat.history.md",
+    ]
+    assert discover(repo, env={}, home=home) == []
+
+
+def test_a_history_named_without_the_leading_dot(repo: Path, home: Path) -> None:
+    (repo / "aider.chat.history.md").write_text("\n# aider chat started at 2025-01-01 10:00:00\n")
+    refs = discover(repo, env={}, home=home)
+    assert [(r.agent, r.path) for r in refs] == [("aider", repo / "aider.chat.history.md")]
+    (rule,) = [found["rule"] for found in sources(repo, env={}, home=home)]
+    assert rule == "aider.chat.history.md"

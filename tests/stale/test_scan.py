@@ -9,7 +9,8 @@ import pytest
 
 from reasonlessons.constants import SCOPE_CANDIDATE, SCOPE_GLOBAL
 from reasonlessons.errors import InvalidFingerprintError, UsageError
-from reasonlessons.stale.scan import refresh, scan_stale, stale_lessons
+from reasonlessons.stale.refresh import refresh
+from reasonlessons.stale.scan import scan_stale, stale_lessons
 from tests.repos import commit_all, git
 from tests.stale.lessonrepo import NOW, add, project_of
 
@@ -122,10 +123,13 @@ def test_refresh_all_rewrites_only_lessons_whose_record_changed(repo: Path) -> N
     add(repo, "mine", "package.json", scope=SCOPE_GLOBAL)
     fresh_file = repo / ".reasonix" / "lessons" / "fresh.md"
     before = fresh_file.read_bytes()
+    mine = Path.home() / ".reasonix" / "lessons" / "mine.md"
+    global_before = mine.read_bytes()
     (repo / "package.json").write_text('{"scripts": {"test": "jest"}}\n')
-    assert {r.name for r in stale_lessons(project_of(repo))} == {"drifted", "mine"}
+    assert {r.name for r in stale_lessons(project_of(repo))} == {"drifted"}  # global: a condition, still met
     refreshed = refresh(project_of(repo), all=True)
-    assert sorted(lesson.name for lesson in refreshed) == ["drifted", "mine"]
+    assert sorted(lesson.name for lesson in refreshed) == ["drifted"]
+    assert mine.read_bytes() == global_before
     assert fresh_file.read_bytes() == before
     assert stale_lessons(project_of(repo)) == []
     assert refresh(project_of(repo), all=True) == []
@@ -175,8 +179,11 @@ def test_which_lessons_are_checked(repo: Path) -> None:
         ("newer", "project"),
         ("proposal", "project"),
         ("shared", "project"),
-        ("personal", "global"),
     ]
+    # The global lesson is checked too, as a condition: package.json is there, so it applies (and a
+    # global lesson is never stale by value: docs/fingerprints.md#global-lessons).
+    assert result.checked == 6
+    assert result.not_applying == []
     # list/show use the same check.
     statuses = {e.lesson.name: e.status for e in project_of(repo).entries("all")[0]}
     assert statuses["active"] == statuses["idea"] == "stale"

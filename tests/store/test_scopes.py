@@ -24,8 +24,10 @@ from reasonlessons.store.scopes import LessonStore
 NOW = dt.datetime(2026, 11, 21, 12, 0, tzinfo=dt.UTC)
 
 
-def recorder(root: Path, entries: Sequence[str]) -> dict[str, Any]:
-    return {entry: {"hash": f"h-{entry}"} for entry in entries}
+def recorder(root: Path, entries: Sequence[str], scope: str) -> dict[str, Any]:
+    if scope == SCOPE_GLOBAL:
+        return {"applies-when": dict.fromkeys(entries, "present")}
+    return {"fingerprint-recorded": {entry: {"hash": f"h-{entry}"} for entry in entries}}
 
 
 @pytest.fixture
@@ -85,6 +87,15 @@ def test_promote_global(store: LessonStore) -> None:
     store.promote("idea", to_global=True)
     assert (store.loc.home / "lessons" / "idea.md").is_file()
     assert not (store.loc.candidates_dir / "idea.md").exists()
+
+
+def test_promote_global_keeps_conditions_not_values(store: LessonStore) -> None:
+    """A global lesson applies to a kind of repository (docs/fingerprints.md#global-lessons)."""
+    store.add("idea", description="d", fingerprint=["tests/"], scope=SCOPE_CANDIDATE)
+    lesson = store.promote("idea", to_global=True)
+    assert lesson.meta["applies-when"] == {"tests/": "present"}
+    assert "fingerprint-recorded" not in lesson.meta
+    assert store.find("idea", (SCOPE_GLOBAL,)).meta["applies-when"] == {"tests/": "present"}
 
 
 def test_promote_finishes_an_interrupted_promote(store: LessonStore) -> None:

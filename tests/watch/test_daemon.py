@@ -371,7 +371,7 @@ def test_reasonix_export_follows_the_fresh_lessons(project: Project, isolated_ho
 
 
 def test_refresh_records_the_new_value_and_the_lesson_turns_fresh(native: Harness) -> None:
-    from reasonlessons.stale.scan import refresh
+    from reasonlessons.stale.refresh import refresh
     from reasonlessons.store.project import open_project
 
     write_json(native.root / "package.json", JEST)

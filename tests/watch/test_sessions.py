@@ -6,6 +6,7 @@ from pathlib import Path
 
 from reasonlessons.sessions.discovery import claude_slug, reasonix_slug
 from reasonlessons.sessions.events import SessionRef
+from reasonlessons.watch.plan import SESSION, Reason, build_plan, relevant
 from reasonlessons.watch.sessions import RETRY_SECONDS, SessionTracker, session_roots
 
 
@@ -39,6 +40,19 @@ def test_session_roots_follow_each_agents_environment(tmp_path: Path) -> None:
     assert (str(projects), False) in roots  # a first session in a new subdirectory
     assert (str(projects / f"{claude_slug(repo)}-sub"), True) in roots
     assert (str(home / ".codex" / "sessions"), True) in roots
+    assert (str(repo / ".aider.chat.history.md"), False) in roots  # one file: only it is a log
+
+
+def test_only_the_aider_history_of_a_watched_folder_is_a_session_log(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    roots = session_roots(repo, env={}, home=tmp_path / "home")
+    history = next(r for r in roots if r.path.endswith(".aider.chat.history.md"))
+    plan = build_plan(
+        str(repo), state_dir=str(repo / ".reasonix" / "state"), lessons={}, session_roots=[history]
+    )
+    assert relevant(history.path, plan) == {Reason(SESSION, history.path)}
+    assert relevant(str(repo / "README.md"), plan) == set()
 
 
 def make(

@@ -15,6 +15,7 @@ STRENGTH = {
     "writ": 100,
     "correction": 90,
     "command-fix": 80,
+    "tool-rule": 75,
     "edit-fix": 70,
     "args-fix": 60,
     "repeated-failure": 50,

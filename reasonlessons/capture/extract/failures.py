@@ -15,8 +15,9 @@ from reasonlessons.capture.reduce.observations import (
     EditFix,
     Failure,
     RepeatedFailure,
+    ToolRuleSeen,
 )
-from reasonlessons.sessions import signals
+from reasonlessons.sessions import signals, toolrules
 from reasonlessons.sessions.edits import changed_region
 from reasonlessons.sessions.shell import Invocation
 
@@ -150,26 +151,47 @@ def _message(line: str, error_code: str | None) -> str:
     """The rule an error states: location and code prefix dropped, first clause kept."""
     text = signals.LOCATION.sub("", line)
     if error_code and error_code in text:
-        text = text.split(error_code, 1)[1].lstrip(" :-")
+        text = text.split(error_code, 1)[1].lstrip(" :-]")
     first = _CLAUSE.split(text, maxsplit=1)[0].strip()
     return first if len(first) >= 12 else text
+
+
+# Where a tool's message starts inside a line a user pasted with words of their own before it.
+_MESSAGE_START = (
+    re.compile(r"\b(?:error|warning)\[[A-Z]*\d+\]:", re.IGNORECASE),
+    re.compile(r"\b(?:error|warning):", re.IGNORECASE),
+)
+
+
+def _from_message(line: str) -> str:
+    for pattern in _MESSAGE_START:  # a coded message first: "an error:error[E0425]: ..." starts at the code
+        found = pattern.search(line)
+        if found is not None:
+            return line[found.start() :]
+    return line
 
 
 def edit_fix(obs: EditFix, place: SessionPlace) -> CandidateDraft | None:
     inv = obs.failure.call.invocation
     if inv is None:
         return None
-    line = place.clean(obs.failure.line or obs.failure.sig)
+    line = _from_message(place.clean(obs.failure.line or obs.failure.sig))
     err = signals.error_code(line)
     changes = []
     for edit in obs.edits:
         region = changed_region(edit.before, edit.after)
-        if region is not None:
+        if region is not None and not region[0]:
+            changes.append(f"in `{edit.path}`: add {code(region[1])}")
+        elif region is not None and not region[1]:
+            changes.append(f"in `{edit.path}`: remove {code(region[0])}")
+        elif region is not None:
             changes.append(f"in `{edit.path}`: {code(region[0])} → {code(region[1])}")
     if not changes:
         return None
     message = _message(line, err)
     head = f"{err}: " if err else ""
+    proposed = signals.suggestion(obs.failure.excerpt)
+    shown = _display(inv)
     extension = obs.edits[0].path.rsplit(".", 1)[-1] if "." in obs.edits[0].path.rsplit("/", 1)[-1] else ""
     top = obs.edits[0].path.split("/", 1)[0] if "/" in obs.edits[0].path else ""
     glob = f"{top}/**/*.{extension}" if top and extension else (f"**/*.{extension}" if extension else "")
@@ -179,7 +201,8 @@ def edit_fix(obs: EditFix, place: SessionPlace) -> CandidateDraft | None:
         description=one_line(f"{head}{message}"),
         body="\n".join(
             [
-                f"- {code(inv.base)} fails with {code(line)}{_exit(obs.failure)}.",
+                f"- {code(shown)} fails with {code(line)}{_exit(obs.failure)}.",
+                *([f"- The output proposed the fix: {code(place.clean(proposed))}."] if proposed else []),
                 f"- Fix it as the agent did {'; '.join(changes[:2])}; the command then passed.",
             ]
         ),
@@ -222,4 +245,82 @@ def repeated_failure(obs: RepeatedFailure, place: SessionPlace) -> CandidateDraf
         outcome="failure",
         tags=[inv.category] if inv.category else [],
         claims=[inv.base, signals.phrase(obs.failure.sig, words=3)],
+    )
+
+
+_LOOP = 3  # refusals of one rule in one session that make the lesson a loop caution
+_TOOL_RULE_TEXT = {
+    toolrules.EDIT_MUST_MATCH.key: (
+        "- An Aider edit applies only when its SEARCH block (or diff hunk) matches the file exactly, "
+        "whitespace, comments and docstrings included: re-read the file before editing it again "
+        "(`/drop` and `/add` it), instead of resending the same edit."
+    ),
+    toolrules.NO_SUCH_COMMAND.key: (
+        "- Run a shell command with `/run <command>` (or `!<command>`), e.g. `/run grep -rn <word> .`; "
+        "`/help` lists Aider's commands; leave with `/exit` or `/quit`."
+    ),
+    toolrules.ONE_COMMAND_PER_MESSAGE.key: (
+        "- Aider reads a message that starts with `/` as one command: the lines after the first become "
+        "its arguments. Send one command per message, and put several files on one line (`/add a b`)."
+    ),
+}
+
+
+def tool_rule(obs: ToolRuleSeen, place: SessionPlace) -> CandidateDraft | None:
+    """A rule of the agent's own tool layer, in the session's words (sessions/toolrules.py)."""
+    rule, line = obs.rule, place.clean(obs.line)
+    advice = _TOOL_RULE_TEXT.get(rule.key)
+    if advice is None:
+        return None
+    looped = obs.count >= _LOOP
+    examples = [place.clean(e) for e in obs.examples]
+    if rule is toolrules.EDIT_MUST_MATCH:
+        if obs.path is None:
+            return None
+        where = code(obs.path)
+        head = signals.short(line, 60)
+        if looped:
+            description = f"{code(head)} {obs.count} times on {where}: stop resending the edit"
+        else:
+            description = f"Aider edit to {where} failed ({code(head)}); re-read the file first"
+        happened = f"- Here {where} refused an edit with {code(line)}"
+        if examples:
+            happened += f": it looked for {code(examples[0])}"
+        if obs.matched:
+            happened += f"; the file held {code(place.clean(obs.matched))}, which then matched"
+        bullets = [advice, happened + "."]
+        if looped:
+            bullets.append(
+                f"- It failed {obs.count} times in one session ({obs.longest} in a row): stop retrying; ask "
+                "for a smaller change, switch the edit format (`--edit-format whole`) or edit it by hand."
+            )
+        name = slug(f"aider edit {obs.path} must match")
+        fingerprint = fpi.for_paths([obs.path], place.facts)
+        triggers = {"files": [obs.path]}
+        claims = [obs.path, "matches the file exactly"]
+    else:
+        shown = ", ".join(code(e) for e in examples[:4]) or code(line)
+        if rule is toolrules.NO_SUCH_COMMAND:
+            description = f"Aider has no {shown} command ({code(line)}); use `/run <command>` instead"
+            happened = f"- Aider answered {code(line)} to {shown}: not Aider commands."
+            claims = ["Invalid command", "/run <command>"]
+        else:
+            description = f"One Aider command per message: {shown} in one message failed"
+            happened = f"- {shown} sent in one message failed with {code(line)}."
+            claims = ["one command per message"]
+        bullets = [happened, advice]
+        name = slug(rule.key)
+        fingerprint = []
+        triggers = {"commands": [rule.command_trigger] if rule.command_trigger else []}
+    return CandidateDraft(
+        name=name,
+        description=one_line(description),
+        body="\n".join(bullets),
+        kind="tool-rule",
+        fingerprint=fingerprint,
+        triggers=triggers,
+        evidence=place.evidence(*obs.refs),
+        outcome="mixed" if obs.matched else "failure",
+        tags=[rule.agent, "tool-rule"],
+        claims=claims,
     )

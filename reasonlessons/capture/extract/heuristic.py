@@ -24,6 +24,7 @@ from reasonlessons.capture.reduce.observations import (
     EditFix,
     RepeatedFailure,
     SessionObservations,
+    ToolRuleSeen,
     Verification,
     Writ,
 )
@@ -253,6 +254,7 @@ _BUILDERS: dict[type[Any], Callable[[Any, SessionPlace], CandidateDraft | None]]
     ArgsFix: failures.args_fix,
     EditFix: failures.edit_fix,
     RepeatedFailure: failures.repeated_failure,
+    ToolRuleSeen: failures.tool_rule,
     CreatedFiles: layout,
     Writ: writ,
     Correction: correction,

@@ -27,7 +27,8 @@ _DIRECTIVE = re.compile(
 )
 # ...about something concrete: a `code span`, a path, a file name or a command word.
 _CONCRETE = re.compile(
-    r"`[^`\n]+`|\b[\w.-]+/[\w./-]*|\b[\w-]+\.[a-z]{1,5}\b|\b(?:npm|npx|pnpm|yarn|pytest|make|cargo|go|uv|pip)\b"
+    r"`[^`\n]+`|\b[\w.-]+/[\w./-]*|\b[\w-]+\.[a-z]{1,5}\b|\b(?:npm|npx|pnpm|yarn|pytest|make|cargo|uv|pip)\b|"
+    r"\bgo (?:test|build|run|vet|mod|get|install|generate|fmt)\b"  # "go ahead" names nothing
 )
 _NOISE = ("<", "Caveat:", "[Request interrupted")
 _LEAD = re.compile(r"^(?:(?:no|nope|wrong|actually|stop|not like that)\b[\s,.!:;—-]*)+", re.IGNORECASE)

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from reasonlessons.sessions.edits import Edit
 from reasonlessons.sessions.shell import Invocation
+from reasonlessons.sessions.toolrules import ToolRule
 
 
 @dataclass(frozen=True)
@@ -84,6 +85,21 @@ class RepeatedFailure:
 
 
 @dataclass(frozen=True)
+class ToolRuleSeen:
+    """The agent's own tool layer refused calls for a reason that is a rule of that agent
+    (sessions/toolrules.py): how often, what was refused, and what worked afterwards."""
+
+    rule: ToolRule
+    path: str | None  # the file, for rules learned one file at a time
+    count: int
+    longest: int  # the longest run of refusals in a row
+    line: str  # the refusal, as the agent said it
+    examples: tuple[str, ...]
+    refs: tuple[str, ...]
+    matched: str | None = None  # for edits: the first line of the edit that then applied
+
+
+@dataclass(frozen=True)
 class CreatedFiles:
     """Files the agent created (and kept) in a session that ended well."""
 
@@ -109,7 +125,15 @@ class Correction:
 
 
 Observation = (
-    Verification | CommandFix | ArgsFix | EditFix | RepeatedFailure | CreatedFiles | Writ | Correction
+    Verification
+    | CommandFix
+    | ArgsFix
+    | EditFix
+    | RepeatedFailure
+    | ToolRuleSeen
+    | CreatedFiles
+    | Writ
+    | Correction
 )
 
 

@@ -57,7 +57,8 @@ def args_fix(failure: Failure, call: Call, calls_since: int) -> bool:
 
 
 def convention(failure: Failure) -> bool:
-    """An error that reflects a repo convention: a stated rule, or a linter rule with its code.
+    """An error that reflects a repo convention: a stated rule, a linter rule with its code, or a
+    coded error whose output proposes the fix.
 
     Test failures only count with an import/module message or a tool error code: a failing
     assertion fixed by an edit is a bug fix, not a lesson.
@@ -68,6 +69,8 @@ def convention(failure: Failure) -> bool:
     coded = signals.error_code(line) is not None
     if category == "test" and not (coded or re.search(r"\bimport|\bmodule", line, re.IGNORECASE)):
         return False
+    if coded and category != "test" and signals.suggestion(failure.excerpt):
+        return True  # a compiler error that names its fix (`help: consider importing ...`)
     return signals.states_rule(line) or (category == "lint" and coded)
 
 

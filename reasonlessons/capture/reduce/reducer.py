@@ -22,11 +22,12 @@ from reasonlessons.capture.reduce.observations import (
     Failure,
     RepeatedFailure,
     SessionObservations,
+    ToolRuleSeen,
     Verification,
     Writ,
 )
 from reasonlessons.safety.redact import redact
-from reasonlessons.sessions import signals
+from reasonlessons.sessions import signals, toolrules
 from reasonlessons.sessions.edits import Edit, Move, changed_region, file_edits, relative, shell_moves
 from reasonlessons.sessions.events import Event
 from reasonlessons.sessions.shell import Invocation, parse
@@ -41,6 +42,7 @@ _EXCERPT = 2000
 _ARG_CAP = 200
 _FIX_REACH = max(pairing.WINDOW, pairing.ARGS_WINDOW)
 _TOLD_MAX = 64
+_RULES_MAX = 32
 _TOLD_TEXT = 16 * 1024
 _SCALARS = (str, int, float, bool)
 
@@ -61,6 +63,21 @@ class _Stat:
     resolved: bool = False
     last: Failure | None = None
     refs: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _RuleStat:
+    """How one tool rule was broken in this session (for one file, when it is per file)."""
+
+    rule: toolrules.ToolRule
+    path: str | None
+    line: str
+    count: int = 0
+    streak: int = 0
+    longest: int = 0
+    examples: list[str] = field(default_factory=list)
+    refs: list[str] = field(default_factory=list)
+    matched: str | None = None
 
 
 class SessionReducer:
@@ -84,6 +101,7 @@ class SessionReducer:
         self._verify_ok: bool | None = None
         self._messages = 0
         self._told: dict[tuple[str, str, int | None, str | None], tuple[str | None, bool]] = {}
+        self._rules: dict[tuple[str, str | None], _RuleStat] = {}
 
     # -- feeding -----------------------------------------------------------------------------
 
@@ -156,6 +174,8 @@ class SessionReducer:
             self._failed(call, event)
         elif event.is_error is False:
             self._succeeded(call, event)
+            if self._rules and edits:
+                self._rule_kept(call, edits)
             self._apply(edits)
             self._move(moves)
         elif edits:
@@ -170,6 +190,10 @@ class SessionReducer:
             return
         text = event.text or ""
         line, invocation = self._tell(text, sig, event.exit_code, event.error_kind)
+        if event.error_kind in ("harness", "tool"):
+            rule = toolrules.match(self.obs.agent, call.tool, text, dict(call.args))
+            if rule is not None:
+                self._rule_broken(rule, call, text, line or sig, event.raw_ref)
         failure = Failure(
             call=call,
             sig=sig,
@@ -214,6 +238,36 @@ class SessionReducer:
                 self._told.clear()
             self._told[key] = line, invocation
         return line, invocation
+
+    def _rule_broken(self, rule: toolrules.ToolRule, call: Call, text: str, line: str, ref: str) -> None:
+        path = relative(dict(call.args).get("file_path", ""), self._bases()) if rule.per_file else None
+        key = (rule.key, path)
+        stat = self._rules.get(key)
+        if stat is None:
+            if len(self._rules) >= _RULES_MAX:
+                return
+            stat = self._rules[key] = _RuleStat(rule, path, line.strip().lstrip("# ")[:_EXCERPT])
+        stat.count += 1
+        stat.streak += 1
+        stat.longest = max(stat.longest, stat.streak)
+        example = toolrules.example(rule, text, dict(call.args))
+        if example and example not in stat.examples and len(stat.examples) < 4:
+            stat.examples.append(example)
+        if len(stat.refs) < 3:
+            stat.refs.append(ref)
+
+    def _rule_kept(self, call: Call, edits: list[Edit]) -> None:
+        """An edit that applied after refused ones: the streak ends, and what matched is kept."""
+        bases = self._bases()
+        for edit in edits:
+            for stat in self._rules.values():
+                if stat.path is None or call.tool not in stat.rule.tools:
+                    continue
+                if relative(edit.path, bases) != stat.path:
+                    continue
+                stat.streak = 0
+                if stat.matched is None and edit.before:
+                    stat.matched = next((ln.strip() for ln in edit.before.splitlines() if ln.strip()), None)
 
     def _succeeded(self, call: Call, event: Event) -> None:
         inv = call.invocation
@@ -334,6 +388,19 @@ class SessionReducer:
         unresolved = [s for s in self._stats.values() if not s.resolved and s.last is not None]
         obs.successful = self._verify_ok is True or (self._verify_ok is None and not unresolved)
         obs.items.extend(self._verified.values())
+        for rule in self._rules.values():
+            obs.items.append(
+                ToolRuleSeen(
+                    rule.rule,
+                    rule.path,
+                    rule.count,
+                    rule.longest,
+                    rule.line,
+                    tuple(rule.examples),
+                    tuple(rule.refs),
+                    rule.matched,
+                )
+            )
         for stat in unresolved:
             failure = stat.last
             assert failure is not None

@@ -4,6 +4,8 @@ Takes argv of the commands that run around every agent turn or session end; give
 and exit code as their Typer twins in reasonlessons/cli/, from one option table per command.
 
     options.py  Option, the table type; the quick parser and the argparse parser built from a table
+    helps.py    every command's one-line summary, example and exit codes, for both front ends
+    terminal.py colours (NO_COLOR, --no-color) and progress bars, on a terminal only
     recall.py   `recall`: before every agent turn
     stale.py    `stale`: before every agent turn; replays the last answer when nothing changed
     hook.py     `hook claude-code|reasonix`: around prompts, tool calls, session ends; never fails the agent
@@ -14,9 +16,36 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+GLOBAL_FLAGS = ("--version", "--no-color")
+
+
+def global_options(args: Sequence[str]) -> tuple[list[str], int | None]:
+    """Apply the options given before the command (`--no-color`; `--version` answers at once:
+    an exit code instead of None); the rest of the command line."""
+    import sys
+
+    # A per-turn command line imports nothing more; terminal.py is loaded once something needs it.
+    if "reasonlessons.cli.fast.terminal" in sys.modules:
+        sys.modules["reasonlessons.cli.fast.terminal"].reset()
+    rest = list(args)
+    while rest and rest[0] in GLOBAL_FLAGS:
+        flag = rest.pop(0)
+        if flag == "--version":
+            from reasonlessons import __version__
+
+            sys.stdout.write(f"reasonlessons {__version__}\n")
+            return rest, 0
+        from reasonlessons.cli.fast import terminal
+
+        terminal.disable_color()
+    return rest, None
+
 
 def dispatch(args: Sequence[str]) -> int | None:
     """The exit code of `args` run by a fast path, or None when the Typer application runs them."""
+    args, answered = global_options(args)
+    if answered is not None:
+        return answered
     if args and args[0] == "recall":
         # `recall` runs before every agent turn: argparse, no Typer (see recall.py).
         from reasonlessons.cli.fast.recall import main as recall_main

@@ -9,20 +9,15 @@ the same options and print the same bytes.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from reasonlessons.cli.fast import terminal
 from reasonlessons.cli.fast.options import INT, JSON, PATH, REPO, Option, quick_parse
 from reasonlessons.constants import EXIT_OK
 
 if TYPE_CHECKING:
     from reasonlessons.capture.report import CaptureReport
-    from reasonlessons.capture.report import Progress as CaptureProgress
-
-# Below this much log to read, a progress bar would only flicker.
-_BAR_BYTES = 8 * 1024 * 1024
 
 
 OPTIONS = (
@@ -32,18 +27,21 @@ OPTIONS = (
         "Session logs (files or folders). Default: the repo's sessions where each agent keeps them.",
         kind=PATH,
         repeatable=True,
+        metavar="LOG",
     ),
     Option(
         "agent",
         ("--agent",),
-        "Log format: auto (detect), reasonix, reasonix-v1, reasonix-v2, claude-code or codex.",
+        "Log format: auto (detect), reasonix, reasonix-v1, reasonix-v2, claude-code, codex or aider.",
         default="auto",
+        metavar="FORMAT",
     ),
     Option(
         "extractor",
         ("--extractor",),
         "heuristic (offline, default) or llm (an OpenAI-compatible API; falls back to heuristic).",
         default="heuristic",
+        metavar="NAME",
     ),
     Option(
         "jobs",
@@ -52,11 +50,11 @@ OPTIONS = (
         "32 MiB to read, else 1. Also $REASONLESSONS_CAPTURE_JOBS.",
         kind=INT,
         minimum=1,
+        metavar="N",
     ),
     JSON,
     REPO,
 )
-SUMMARY = "Read session logs and write new candidate lessons; re-running on the same logs writes nothing."
 
 
 def try_run(argv: list[str]) -> int | None:
@@ -92,9 +90,10 @@ def run(
 
         extract_with = choose(extractor, os.environ)
     project = open_project(repo)
-    with progress_bar() as progress:
+    with terminal.progress("capture", unit="bytes") as tick:
+        follow = None if tick is None else (lambda state: tick(state.bytes_done, state.bytes_total))
         report = capture(
-            project, logs or None, agent=agent, progress=progress, extractor=extract_with, jobs=jobs
+            project, logs or None, agent=agent, progress=follow, extractor=extract_with, jobs=jobs
         )
     if as_json:
         from reasonlessons.safety.redact import redact_value
@@ -108,6 +107,14 @@ def run(
     else:
         _summary(report)
     sys.stdout.flush()
+    if report.errors:
+        from reasonlessons.errors import ReasonLessonsError
+
+        named = "; ".join(f"{item.name} ({item.reason})" for item in report.errors)
+        raise ReasonLessonsError(
+            f"cannot read {len(report.errors)} named log(s): {named}; everything else was captured. "
+            "Check the path, or leave it out"
+        )
     return EXIT_OK
 
 
@@ -144,6 +151,8 @@ def _summary(report: CaptureReport) -> None:
         complain(f"warning: {note}\n")
     for item in report.skipped:
         complain(f"warning: skipped {item.name}: {item.reason}\n")
+    for item in report.errors:
+        complain(f"error: {item.name}: {item.reason}\n")
     if report.damage:
         parts = ", ".join(f"{n} {reason}" for reason, n in sorted(report.damage.items()))
         count = sum(report.damage.values())
@@ -153,37 +162,3 @@ def _summary(report: CaptureReport) -> None:
         f" ({report.unchanged} unchanged); {len(report.skipped)} skipped; "
         f"{len(report.written)} candidate(s) written, {len(report.updated)} updated\n"
     )
-
-
-@contextmanager
-def progress_bar() -> Iterator[Callable[[CaptureProgress], None] | None]:
-    """A rich progress bar on stderr for long runs, only when stderr is a terminal."""
-    if not sys.stderr.isatty():
-        yield None
-        return
-    from rich.console import Console
-    from rich.progress import BarColumn, DownloadColumn, Progress, TimeRemainingColumn
-
-    bar = Progress(
-        "capture",
-        BarColumn(),
-        DownloadColumn(),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        transient=True,
-    )
-    task: list[Any] = []
-
-    def update(state: CaptureProgress) -> None:
-        if not task:
-            if state.bytes_total < _BAR_BYTES:
-                return
-            bar.start()
-            task.append(bar.add_task("capture", total=state.bytes_total))
-        bar.update(task[0], completed=state.bytes_done)
-
-    try:
-        yield update
-    finally:
-        if task:
-            bar.stop()

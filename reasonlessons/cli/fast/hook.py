@@ -32,10 +32,6 @@ if TYPE_CHECKING:
 
 AGENTS = ("claude-code", "reasonix")
 DEBUG_ENV = "REASONLESSONS_HOOK_DEBUG"
-DESCRIPTION = (
-    "Answer one agent hook: read the hook's JSON on stdin, print the lessons (or a loop warning) "
-    "to add to the agent's context, or nothing. Never fails the agent: errors exit 0 silently."
-)
 OPTIONS = (
     Option(
         "agent",
@@ -69,11 +65,10 @@ OPTIONS = (
         metavar="DIR",
     ),
 )
-SUMMARY = "Answer one agent hook (JSON on stdin): inject lessons, warn of loops, capture at session end."
 
 
 def build_parser() -> argparse.ArgumentParser:
-    return options.build_parser(OPTIONS, prog="reasonlessons hook", description=DESCRIPTION)
+    return options.build_parser(OPTIONS, prog="reasonlessons hook", command="hook")
 
 
 def main(argv: Sequence[str]) -> int:

@@ -66,6 +66,7 @@ REPO = Option(
     ("--repo",),
     "Repository root. Default: the git top-level of the current directory, else the current one.",
     kind=PATH,
+    metavar="DIR",  # as every synopsis in docs/commands.md spells it
 )
 JSON = Option(
     "as_json", ("--json",), "Print one JSON document on stdout and nothing else.", kind=FLAG, default=False
@@ -133,13 +134,23 @@ def quick_parse(table: Sequence[Option], argv: Sequence[str]) -> dict[str, Any] 
     return None if positional else opts
 
 
-def build_parser(table: Sequence[Option], *, prog: str, description: str) -> argparse.ArgumentParser:
-    """The argparse parser for `--help` and for the command lines `quick_parse` refuses."""
+def build_parser(table: Sequence[Option], *, prog: str, command: str) -> argparse.ArgumentParser:
+    """The argparse parser for `--help` and for the command lines `quick_parse` refuses; its help
+    reads as the Typer commands' do (cli/fast/helps.py)."""
     import argparse
     from pathlib import Path
 
+    from reasonlessons.cli.fast.helps import HELPS
+
+    help_ = HELPS[command]
     types: dict[str, Callable[[str], object]] = {INT: int, PATH: Path}
-    parser = argparse.ArgumentParser(prog=prog, description=description, allow_abbrev=False)
+    parser = argparse.ArgumentParser(
+        prog=prog,
+        description=help_.summary,
+        epilog=help_.plain_epilog(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        allow_abbrev=False,
+    )
     for option in table:
         kwargs: dict[str, Any] = {"help": option.help}
         if option.metavar is not None:

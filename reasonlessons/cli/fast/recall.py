@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from reasonlessons.cli.fast import options
-from reasonlessons.cli.fast.options import INT, PATH, REPO, Option
+from reasonlessons.cli.fast.options import FLAG, INT, JSON, PATH, REPO, Option
 from reasonlessons.constants import DEFAULT_BUDGET, EXIT_OK, EXIT_USAGE, TASK_TYPES
 
 if TYPE_CHECKING:
@@ -20,10 +20,6 @@ if TYPE_CHECKING:
 
 MAX_STDIN_CHARS = 16 << 20
 
-DESCRIPTION = (
-    "Print the fresh, relevant lessons for a task, within a token budget. Stale, expired, "
-    "superseded and deprecated lessons never come back; candidates are never recalled."
-)
 OPTIONS = (
     Option("prompt", (), "The user's prompt; '-' reads it from stdin.", default="", metavar="PROMPT"),
     Option(
@@ -63,13 +59,14 @@ OPTIONS = (
         "Agent session id: a lesson is injected at most once per session.",
         metavar="ID",
     ),
+    Option(JSON.name, JSON.flags, "The same as --format json.", kind=FLAG, default=False),
     Option(REPO.name, REPO.flags, REPO.help, kind=PATH, metavar="DIR"),
 )
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argparse parser: for `--help`, and for anything `quick_parse` does not accept."""
-    return options.build_parser(OPTIONS, prog="reasonlessons recall", description=DESCRIPTION)
+    return options.build_parser(OPTIONS, prog="reasonlessons recall", command="recall")
 
 
 def quick_parse(argv: Sequence[str]) -> dict[str, Any] | None:
@@ -105,6 +102,7 @@ def run(
     fmt: str,
     session: str | None,
     repo: Path | None,
+    as_json: bool = False,
 ) -> int:
     """Recall for the repository and print the result; errors raise ReasonLessonsError."""
     from reasonlessons.errors import UsageError
@@ -113,18 +111,26 @@ def run(
     from reasonlessons.recall.result import FORMATS
     from reasonlessons.safety.terminal import visible
 
+    if as_json:
+        if fmt not in ("text", "json"):
+            raise UsageError(f"--json is --format json: give one of --json and --format {fmt}")
+        fmt = "json"
     if fmt not in FORMATS:
         raise UsageError(f"--format {fmt!r}: use {', '.join(FORMATS)}")
     if prompt == "-":
         prompt = sys.stdin.read(MAX_STDIN_CHARS)
+    loc = Locations.discover(repo).require_repository()
     result = recall(
-        Locations.discover(repo),
+        loc,
         prompt,
         files=files,
         cmd=cmd,
         budget=budget,
         task_type=task_type,
         session=session,
+        # Reading never creates .reasonix/state/; remembering what a session was given does, in a
+        # repository that has lessons (docs/commands.md#recall).
+        create_state=session is not None and loc.project_dir.is_dir(),
     )
     for warning in result.warnings:
         sys.stderr.write(f"warning: {visible(warning)}\n")

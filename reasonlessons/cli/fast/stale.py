@@ -20,6 +20,8 @@ from reasonlessons.constants import (
     EXIT_OK,
     EXIT_STALE,
     LESSONS_DIR,
+    REASONIX_DIR,
+    STATE_DIR,
 )
 
 if TYPE_CHECKING:
@@ -41,7 +43,6 @@ OPTIONS = (
     JSON,
     REPO,
 )
-SUMMARY = "List stale lessons and why: each drifted fingerprint entry, was → now, and the commit."
 
 
 def try_run(argv: list[str]) -> int | None:
@@ -90,6 +91,8 @@ def _locate(repo: RepoArg) -> tuple[str, str, str] | None:
             root = parent
     home = os.environ.get(ENV_HOME)
     base = os.path.expanduser(home) if home else os.path.join(os.path.expanduser("~"), DEFAULT_HOME_DIRNAME)
+    if not os.path.isdir(os.path.join(root, REASONIX_DIR, STATE_DIR)):
+        return None  # nothing stored (or not a repository at all: the full path says so)
     from reasonlessons.lessons import statedir  # stdlib only: as Locations.state_dir decides
 
     state = statedir.resolve(root, os.path.normpath(base))
@@ -102,6 +105,7 @@ def _check(repo: RepoArg) -> dict[str, Any]:
     import time
     from pathlib import Path
 
+    from reasonlessons.cli.fast import terminal
     from reasonlessons.fingerprint.deps import Deps
     from reasonlessons.safety.terminal import json_bytes, visible
     from reasonlessons.stale import answer_cache
@@ -110,6 +114,7 @@ def _check(repo: RepoArg) -> dict[str, Any]:
     from reasonlessons.support import jsonio
 
     project = open_project(Path(repo) if repo is not None else None)
+    project.loc.require_repository()
     deps = Deps()
     started = time.time_ns()
     # A cold check allocates ~100,000 short-lived containers and no cycles worth collecting; the
@@ -117,7 +122,8 @@ def _check(repo: RepoArg) -> dict[str, Any]:
     collecting = gc.isenabled()
     gc.disable()
     try:
-        result = scan_stale(project, deps=deps)
+        with terminal.progress("checking lessons") as tick:
+            result = scan_stale(project, deps=deps, progress=tick)
     finally:
         if collecting:
             gc.enable()
@@ -141,15 +147,25 @@ def _check(repo: RepoArg) -> dict[str, Any]:
 
 
 def human_lines(result: StaleScan) -> list[str]:
-    """The tidy text report: each stale lesson, then one line per drifted entry."""
-    if not result.reports:
-        return [f"no stale lessons ({result.checked} checked)"]
+    """The tidy text report: each stale lesson, then one line per drifted entry; then the global
+    lessons that do not apply to this repository, and why."""
     lines: list[str] = []
     for report in result.reports:
         lines.append(f"{report.name}  [{report.scope}]  {report.path or ''}".rstrip())
         lines.extend(f"  {item.describe()}" for item in report.drift)
-    lines.append(
-        f"{len(result.reports)} of {result.checked} lesson(s) stale; when a lesson still holds, "
-        "`reasonlessons refresh NAME` (or --all) records the repo as it is now"
-    )
+    for other in result.not_applying:
+        lines.append(f"{other.name}  [global, does not apply here]  {other.path or ''}".rstrip())
+        lines.extend(f"  {item.describe()}" for item in other.conditions)
+    if not result.reports:
+        lines.append(f"no stale lessons ({result.checked} checked)")
+    else:
+        lines.append(
+            f"{len(result.reports)} of {result.checked} lesson(s) stale; when a lesson still holds, "
+            "`reasonlessons refresh NAME` (or --all) records the repo as it is now"
+        )
+    if result.not_applying:
+        lines.append(
+            f"{len(result.not_applying)} global lesson(s) do not apply to this repository (not stale, "
+            "not recalled here)"
+        )
     return lines

@@ -8,6 +8,7 @@ and `describe` (incl. the `complete` rule documented on each module's `describe`
     reasonix_v2.py      Reasonix v2 trajectories and stream-json; _v2_frames.py for sessions-v4 stores
     claude_code.py      Claude Code transcripts
     codex.py            Codex CLI rollouts
+    aider.py            Aider chat histories (Markdown); _aider_lines.py, _aider_session.py, _aider_text.py
     _common.py          building events with a running `seq`
 """
 
@@ -18,7 +19,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Protocol
 
-from reasonlessons.sessions.adapters import claude_code, codex, reasonix_v1, reasonix_v2
+from reasonlessons.sessions.adapters import aider, claude_code, codex, reasonix_v1, reasonix_v2
 from reasonlessons.sessions.errors import UnknownAgentError, UnsupportedLogError
 from reasonlessons.sessions.events import Event, ReadStats, Session
 from reasonlessons.sessions.jsonl import read_head
@@ -85,8 +86,9 @@ class _AnyReasonix:
         return self._pick(path).describe(path, now=now, idle_seconds=idle_seconds)
 
 
-# Detection order: the binary store first, then formats with the most specific first records.
-ADAPTERS: tuple[Adapter, ...] = (reasonix_v2, reasonix_v1, claude_code, codex)
+# Detection order: the binary store first, then formats with the most specific first records, and
+# the one Markdown format last.
+ADAPTERS: tuple[Adapter, ...] = (reasonix_v2, reasonix_v1, claude_code, codex, aider)
 _BY_NAME: dict[str, Adapter] = {a.name: a for a in (*ADAPTERS, _AnyReasonix())}
 
 

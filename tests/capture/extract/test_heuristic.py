@@ -11,6 +11,7 @@ from reasonlessons.fingerprint import check_entry
 from reasonlessons.safety.linear_re import compile_pattern
 from reasonlessons.sessions.shell import parse
 from tests.capturesupport import CAPTURE, NODE_REPO, drafts_of
+from tests.paths import RESOURCES
 
 V1 = CAPTURE / "reasonix-v1"
 CODEX_LOOP = CAPTURE / "codex" / "rollout-2026-05-05T08-00-00-55555555-6666-4777-8888-999999999999.jsonl"
@@ -175,3 +176,54 @@ def test_fingerprint_inference_names_only_what_exists(tmp_path: Path) -> None:
     (tmp_path / "web").mkdir()
     (tmp_path / "web" / "package.json").write_text('{"scripts": {"test": "jest"}}')
     assert for_invocation(cd, RepoFacts(tmp_path)) == ["web/package.json#scripts.test"]
+
+
+TEXTKIT = RESOURCES / "aider" / "textkit.aider.chat.history.md"
+TEXTKIT_REPO = RESOURCES / "aider" / "textkit"
+
+
+def test_aider_tool_rules_say_the_rule_in_the_sessions_words() -> None:
+    rules = [d for d in drafts_of(TEXTKIT, root=TEXTKIT_REPO) if d.kind == "tool-rule"]
+    assert [d.name for d in rules] == [
+        "aider-edit-textkit-slug-py-must-match",
+        "aider-no-such-command",
+        "aider-one-command-per-message",
+        "aider-edit-textkit-slug-py-must-match",
+    ]
+    edit, invalid, several, loop = rules
+    assert edit.description == (
+        "Aider edit to `textkit/slug.py` failed (`SearchReplaceNoExactMatch`); re-read the file first"
+    )
+    assert "it looked for `def slugify(text):`; the file held `def slugify(text: str) -> str:`" in edit.body
+    assert (edit.fingerprint, edit.triggers, edit.outcome) == (
+        ["textkit/slug.py"],
+        {"files": ["textkit/slug.py"]},
+        "mixed",
+    )
+    assert edit.tags == ["aider", "tool-rule"]
+    assert invalid.description.startswith("Aider has no `/grep` command (`Invalid command: /grep`)")
+    assert "`/run <command>`" in invalid.body
+    assert invalid.triggers == {"commands": ["^/[a-z]"]}
+    assert "one command per message" in several.body.lower()
+    assert (
+        loop.description
+        == "`UnifiedDiffNoMatch: hunk failed to apply!` 4 times on `textkit/slug.py`: stop resending the edit"
+    )
+    assert "It failed 4 times in one session (4 in a row)" in loop.body
+    for draft in rules:
+        for pattern in draft.triggers.get("commands", []):
+            compile_pattern(pattern)  # recall can evaluate it in linear time
+
+
+def test_an_edit_fix_shows_the_command_as_run_and_the_proposed_fix() -> None:
+    drafts = drafts_of(
+        RESOURCES / "capture" / "aider" / "cargo-sleep.aider.chat.history.md", root=TEXTKIT_REPO
+    )
+    draft = _by_kind(drafts, "edit-fix")
+    assert draft.description == "E0425: cannot find function `sleep` in this scope"
+    assert draft.body.splitlines() == [
+        "- `cargo run -- --start-bpm 60` fails with "
+        "`error[E0425]: cannot find function 'sleep' in this scope`.",
+        "- The output proposed the fix: `help: consider importing one of these functions`.",
+        "- Fix it as the agent did in `src/main.rs`: add `use std::thread::sleep;`; the command then passed.",
+    ]

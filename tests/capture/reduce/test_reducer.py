@@ -7,14 +7,19 @@ from reasonlessons.capture.reduce.observations import (
     CreatedFiles,
     EditFix,
     RepeatedFailure,
+    ToolRuleSeen,
     Verification,
     Writ,
 )
 from reasonlessons.capture.reduce.reducer import SessionReducer
 from reasonlessons.sessions.events import Event
+from reasonlessons.sessions.toolrules import EDIT_MUST_MATCH, NO_SUCH_COMMAND, ONE_COMMAND_PER_MESSAGE
 from tests.capturesupport import CAPTURE, events_of, observe
+from tests.paths import RESOURCES
 
 V1 = CAPTURE / "reasonix-v1"
+TEXTKIT = RESOURCES / "aider" / "textkit.aider.chat.history.md"
+TEXTKIT_REPO = RESOURCES / "aider" / "textkit"
 CODEX_LOOP = CAPTURE / "codex" / "rollout-2026-05-05T08-00-00-55555555-6666-4777-8888-999999999999.jsonl"
 
 
@@ -183,3 +188,63 @@ def test_events_from_adapters_feed_without_error_for_every_resource_log() -> Non
         if path.name.endswith(".events.jsonl") or "codex" in path.parts or "claude-code" in path.parts:
             assert events_of(path)
             assert observe(path)
+
+
+def test_aider_refusals_are_tool_rules_per_session() -> None:
+    """tests/resources/aider: a SEARCH block that did not match (then one that did), invalid and
+    multi-line commands, and a udiff hunk refused four times in a row."""
+    first, second, third, fourth = observe(TEXTKIT, root=TEXTKIT_REPO)
+    (edit,) = _only(first.items, ToolRuleSeen)
+    assert isinstance(edit, ToolRuleSeen)
+    assert (edit.rule, edit.path, edit.count, edit.longest) == (EDIT_MUST_MATCH, "textkit/slug.py", 1, 1)
+    assert edit.examples == ("def slugify(text):",)
+    assert edit.matched == "def slugify(text: str) -> str:"  # what the next edit found there
+    assert not _only(second.items, ToolRuleSeen)
+    rules = {r.rule.key: r for r in _only(third.items, ToolRuleSeen) if isinstance(r, ToolRuleSeen)}
+    assert rules[NO_SUCH_COMMAND.key].examples == ("/grep",)
+    assert rules[ONE_COMMAND_PER_MESSAGE.key].examples == ("/find + /replace",)
+    (loop,) = _only(fourth.items, ToolRuleSeen)
+    assert isinstance(loop, ToolRuleSeen)
+    assert (loop.count, loop.longest, loop.line) == (4, 4, "UnifiedDiffNoMatch: hunk failed to apply!")
+
+
+def test_aider_command_failures_pair_with_their_fix() -> None:
+    first, _, third, _ = observe(TEXTKIT, root=TEXTKIT_REPO)
+    for obs in (first, third):
+        (fix,) = _only(obs.items, CommandFix)
+        assert isinstance(fix, CommandFix)
+        assert (fix.failure.call.key, fix.fix.key) == ("shell:pytest -q", "shell:python -m pytest -q")
+        assert fix.failure.line == "ModuleNotFoundError: No module named 'textkit'"
+
+
+def test_a_coded_error_whose_output_proposes_the_fix_fixed_by_an_edit_is_an_edit_fix() -> None:
+    reducer = SessionReducer("test", "s")
+    error = (
+        "error[E0425]: cannot find function `sleep` in this scope\n --> src/main.rs:247:13\n"
+        "help: consider importing one of these functions\n1 + use std::thread::sleep;"
+    )
+    run = {"command": "cargo run -- --start-bpm 60"}
+    reducer.feed(_event(0, "tool_call", tool_name="shell", tool_args=run, call_id="a"))
+    reducer.feed(
+        _event(
+            1,
+            "tool_result",
+            call_id="a",
+            is_error=True,
+            error_kind="exit",
+            text=error,
+            error_sig="error[E0425]: cannot find function <str> in this scope",
+        )
+    )
+    edit = {
+        "file_path": "src/main.rs",
+        "old_string": "use std::io;\n",
+        "new_string": "use std::io;\nuse std::thread::sleep;\n",
+    }
+    reducer.feed(_event(2, "tool_call", tool_name="edit", tool_args=edit, call_id="b"))
+    reducer.feed(_event(3, "tool_result", call_id="b", is_error=False))
+    reducer.feed(_event(4, "tool_call", tool_name="shell", tool_args=run, call_id="c"))
+    reducer.feed(_event(5, "tool_result", call_id="c", is_error=False))
+    (fix,) = _only(reducer.finish().items, EditFix)
+    assert isinstance(fix, EditFix)
+    assert fix.edits[0].path == "src/main.rs"

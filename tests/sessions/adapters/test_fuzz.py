@@ -25,7 +25,7 @@ from reasonlessons.capture.extract.context import SessionPlace
 from reasonlessons.capture.extract.fingerprints import RepoFacts
 from reasonlessons.capture.extract.heuristic import extract
 from reasonlessons.capture.reduce.reducer import SessionReducer
-from reasonlessons.sessions.adapters import claude_code, codex, detect, reasonix_v1, reasonix_v2
+from reasonlessons.sessions.adapters import aider, claude_code, codex, detect, reasonix_v1, reasonix_v2
 from reasonlessons.sessions.errors import MissingDependencyError, UnsupportedLogError
 from reasonlessons.sessions.events import ReadStats
 from tests.fuzzing import bounded, fuzz_settings, mutated_lines
@@ -58,6 +58,11 @@ TARGETS: dict[str, tuple[Any, str, list[Path]]] = {
     ),
     "claude-code": (claude_code, f"{UUID}.jsonl", _seeds("claude-code/*.jsonl")),
     "codex": (codex, f"rollout-2026-05-05T08-00-00-{UUID}.jsonl", _seeds("codex/*.jsonl")),
+    "aider": (
+        aider,
+        ".aider.chat.history.md",
+        [*_seeds("aider/*.md"), *sorted((RESOURCES / "aider").glob("*.aider.chat.history.md"))],
+    ),
 }
 
 

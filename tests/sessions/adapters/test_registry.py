@@ -9,6 +9,7 @@ import pytest
 from reasonlessons.errors import UsageError
 from reasonlessons.sessions.adapters import (
     ADAPTERS,
+    aider,
     claude_code,
     codex,
     detect,
@@ -36,6 +37,8 @@ LOGS = RESOURCES / "logs"
         ("bad/damaged.jsonl", claude_code),
         ("codex/rollout-2026-05-03T08-00-00-33333333-4444-4555-8666-777777777777.jsonl", codex),
         ("codex/rollout-2025-07-01T10-00-00-44444444-5555-4666-8777-888888888888.jsonl", codex),
+        ("aider/old-windows.aider.chat.history.md", aider),
+        ("aider/aider.chat.history.md", aider),
     ],
 )
 def test_detect_each_resource(relative: str, adapter: object) -> None:
@@ -81,10 +84,10 @@ def test_every_adapter_rejects_a_non_log() -> None:
 
 
 def test_get_by_name() -> None:
-    assert names() == ["claude-code", "codex", "reasonix", "reasonix-v1", "reasonix-v2"]
+    assert names() == ["aider", "claude-code", "codex", "reasonix", "reasonix-v1", "reasonix-v2"]
     assert get("reasonix-v1") is reasonix_v1
     assert get("claude-code") is claude_code
-    with pytest.raises(UnknownAgentError, match="use one of: auto, claude-code") as info:
+    with pytest.raises(UnknownAgentError, match="use one of: auto, aider, claude-code") as info:
         get("gemini")
     assert isinstance(info.value, UsageError)
 

@@ -1,0 +1,149 @@
+"""Benchmark: the Aider adapter on a 50 MB history, against the Claude Code adapter on 50 MB of transcript.
+
+Builds, in a temporary directory, an Aider history of `--mb` megabytes by repeating real histories
+(`../shared/quality/aider/sessions/`, else this repository's `tests/resources/aider/`), and a Claude
+Code transcript of the same size from the real transcripts of `../shared/quality/sessions/` (else
+the generator of bench_capture.py). Then, `--rounds` times, interleaved so that load from other
+processes hits both alike:
+
+1. each adapter's `read_session` over its file, in this process: MB per second;
+2. the peak RSS of a child process reading the history through the adapter, and of
+   `reasonlessons capture --agent aider --json` on it (the whole pipeline, private HOME).
+
+    python tests/benchmarks/bench_aider.py [--mb 50] [--rounds 3] [--keep DIR]
+
+Targets (docs/benchmarks.md): peak RSS < 200 MB; Aider MB/s within 2x of Claude Code's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from reasonlessons.sessions.adapters import aider, claude_code
+from reasonlessons.sessions.events import ReadStats
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent.parent
+SHARED = REPO.parent / "shared" / "quality"
+READER = """
+import sys
+from pathlib import Path
+from reasonlessons.sessions.adapters import aider
+from reasonlessons.sessions.events import ReadStats
+print(sum(1 for _ in aider.read_session(Path(sys.argv[1]), stats=ReadStats())))
+"""
+
+
+def _repeat(sources: list[Path], into: Path, size: int) -> None:
+    data = b"".join(p.read_bytes() for p in sources)
+    with into.open("wb") as out:
+        written = 0
+        while written < size:
+            out.write(data)
+            written += len(data)
+
+
+def build(folder: Path, size: int) -> tuple[Path, Path]:
+    """(an Aider history, a Claude Code transcript), each about `size` bytes."""
+    histories = sorted((SHARED / "aider" / "sessions").glob("*.md")) or [
+        REPO / "tests" / "resources" / "aider" / "textkit.aider.chat.history.md"
+    ]
+    history = folder / "repo" / ".aider.chat.history.md"
+    history.parent.mkdir(parents=True)
+    _repeat(histories, history, size)
+    transcript = folder / "claude.jsonl"
+    transcripts = sorted((SHARED / "sessions").glob("*.jsonl"))
+    if transcripts:
+        _repeat(transcripts, transcript, size)
+    else:
+        sys.path.insert(0, str(HERE))
+        import bench_capture  # the synthetic transcripts of the capture benchmark
+
+        bench_capture._claude_file(transcript, random.Random(20261125), size)
+    return history, transcript
+
+
+def throughput(adapter: object, path: Path) -> tuple[float, int]:
+    """(MB per second, events) of one full read."""
+    start = time.perf_counter()
+    events = sum(1 for _ in adapter.read_session(path, stats=ReadStats()))  # type: ignore[attr-defined]
+    return path.stat().st_size / 1e6 / (time.perf_counter() - start), events
+
+
+def peak_rss(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """(peak RSS in MB, wall seconds) of a child process (Linux: ru_maxrss is in KiB)."""
+    start = time.perf_counter()
+    pid = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).pid
+    _, status, usage = os.wait4(pid, 0)
+    if status:
+        raise SystemExit(f"{argv} failed with status {status}")
+    return usage.ru_maxrss / 1024, time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mb", type=float, default=50.0)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--keep", type=Path, help="build the files here and keep them")
+    args = parser.parse_args()
+    folder = args.keep or Path(tempfile.mkdtemp(prefix="bench-aider-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        history, transcript = build(folder, int(args.mb * 1e6))
+        home = folder / "home"
+        home.mkdir(exist_ok=True)
+        env = dict(os.environ, HOME=str(home), REASONIX_HOME=str(home / ".reasonix"), NO_COLOR="1")
+        rates: dict[str, list[float]] = {"aider": [], "claude-code": []}
+        counts: dict[str, int] = {}
+        for _ in range(args.rounds):
+            for name, adapter, path in (("aider", aider, history), ("claude-code", claude_code, transcript)):
+                rate, counts[name] = throughput(adapter, path)
+                rates[name].append(rate)
+        reader_rss, reader_secs = peak_rss([sys.executable, "-c", READER, str(history)], env)
+        shutil.rmtree(history.parent / ".reasonix", ignore_errors=True)
+        old = time.time() - 3600
+        os.utime(history, (old, old))
+        rl = str(Path(sys.executable).with_name("reasonlessons"))
+        capture_rss, capture_secs = peak_rss(
+            [
+                rl,
+                "capture",
+                "--repo",
+                str(history.parent),
+                "--agent",
+                "aider",
+                "--json",
+                "--jobs",
+                "1",
+                str(history),
+            ],
+            env,
+        )
+        a, c = statistics.median(rates["aider"]), statistics.median(rates["claude-code"])
+        sizes = {"aider": history.stat().st_size / 1e6, "claude-code": transcript.stat().st_size / 1e6}
+        for name in rates:
+            rate, shown = statistics.median(rates[name]), ", ".join(f"{r:.1f}" for r in rates[name])
+            per_event = 1e6 * sizes[name] / rate / counts[name]
+            print(f"{name:12} {sizes[name]:5.1f} MB {rate:6.1f} MB/s (rounds: {shown})", end=" ")
+            print(f"{counts[name]} events, {per_event:.1f} us each")
+        print(f"ratio claude-code / aider: {c / a:.2f}x per MB (target <= 2x)")
+        print(f"peak RSS, adapter read in a child: {reader_rss:.0f} MB ({reader_secs:.1f} s)")
+        print(
+            f"peak RSS, capture --agent aider: {capture_rss:.0f} MB ({capture_secs:.1f} s) (target < 200 MB)"
+        )
+    finally:
+        if args.keep is None:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
