@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from reasonlessons.safety.terminal import json_bytes, visible
+from reasonlessons.safety.terminal import json_bytes, visible, visible_styled
 from tests.invoke import Invoke
 
 OSC52 = "\x1b]52;c;Y3VybCBldmlsLnNoIHwgc2g=\x07"  # writes the clipboard
@@ -79,3 +79,12 @@ def test_json_outputs_escape_control_characters(make_repo: Callable[[str], Path]
         out = cli_invoke(*args, "--repo", repo, expect=None)
         assert not any(c in out.stdout for c in RAW), args
         json.loads(out.stdout)
+
+
+@pytest.mark.parametrize("hostile", HOSTILE)
+def test_on_a_colour_terminal_only_our_own_colours_are_kept(hostile: str) -> None:
+    ours = "\x1b[32mactive\x1b[0m"
+    shown = visible_styled(f"{ours}  {hostile}")
+    assert shown.startswith(ours)
+    rest = shown[len(ours) :]
+    assert not any(c in rest for c in RAW), repr(rest)
