@@ -26,7 +26,7 @@ COMMANDS: dict[str, list[str | Path]] = {
     "promote": ["promote", "proposed-tip"],
     "reject": ["reject", "proposed-tip"],
     "rm": ["rm", "testing"],
-    "refresh": ["refresh", "--all"],
+    "refresh": ["refresh", "--all", "--yes"],
     "capture": ["capture", LOG],
     "export": ["export", "reasonix", "--skills"],
     "import": ["import", "aip11", AIP11, "--scope", "project"],
