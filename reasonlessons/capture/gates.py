@@ -12,19 +12,28 @@ survive, strongest first. Settings: reasonlessons/store/config.py.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
 from reasonlessons.capture.dedupe import as_lesson, find_duplicate
-from reasonlessons.capture.extract.draft import CandidateDraft
+from reasonlessons.capture.extract.draft import CandidateDraft, slug
 from reasonlessons.capture.reduce.observations import SessionObservations, Writ
 from reasonlessons.constants import NAME_RE
 from reasonlessons.fingerprint import check_entry
 from reasonlessons.lessons.model import OUTCOMES
 from reasonlessons.recall.match import agent_family
-from reasonlessons.safety import linear_re
-from reasonlessons.safety.redact import assert_clean, find_secrets, holds_secret, redact, redact_value
+from reasonlessons.safety import linear_re, textview
+from reasonlessons.safety.redact import (
+    assert_clean,
+    find_secrets,
+    holds_secret,
+    redact,
+    redact_value,
+    secret_values,
+)
 from reasonlessons.safety.secretscan import ScannerUnavailableError
 from reasonlessons.store.config import DEFAULTS, Config
 
@@ -90,33 +99,75 @@ def _clean_triggers(triggers: dict[str, list[str]]) -> dict[str, list[str]]:
     return out
 
 
+def _without_bidi(draft: CandidateDraft) -> CandidateDraft:
+    """Bidirectional controls taken out of every text of a draft: a lesson file may not hold them
+    (lessons/file.py refuses), and a log's text is kept, not dropped, for one."""
+    fields = (draft.description, draft.body, draft.triggers, draft.evidence, draft.claims, draft.tags)
+    if all(s.isascii() for s in _strings(list(fields))):
+        return draft
+    return replace(
+        draft,
+        description=textview.BIDI.sub("", draft.description),
+        body=textview.BIDI.sub("", draft.body),
+        triggers=_map_strings(draft.triggers, lambda s: textview.BIDI.sub("", s)),
+        evidence=_map_strings(draft.evidence, lambda s: textview.BIDI.sub("", s)),
+        claims=[textview.BIDI.sub("", c) for c in draft.claims],
+        tags=[textview.BIDI.sub("", t) for t in draft.tags],
+    )
+
+
+def _map_strings(value: Any, change: Callable[[str], str]) -> Any:
+    if isinstance(value, str):
+        return change(value)
+    if isinstance(value, list):
+        return [_map_strings(item, change) for item in value]
+    if isinstance(value, dict):
+        return {key: _map_strings(item, change) for key, item in value.items()}
+    return value
+
+
 def sanitize(draft: CandidateDraft) -> CandidateDraft | None:
-    """The draft with secrets redacted from every field, or None if it cannot be made clean."""
+    """The draft with secrets redacted from every field, or None if it cannot be made clean.
+
+    Names, keywords, tags and claims are derived from the text (lower-cased, cut into words), so
+    they are checked for the shapes a secret keeps then too (`derived`), and every secret found
+    anywhere in the draft is taken out of them wherever it appears, in any case. A fingerprint
+    entry holding a secret is dropped: it cannot be redacted and still name a fact."""
+    draft = _without_bidi(draft)
     try:
-        if not holds_secret(_texts([draft])):  # the common case: one scan, nothing to redact
-            return _as_is(draft)
+        if not holds_secret(_texts([draft])) and not holds_secret(_derived_texts(draft), derived=True):
+            return _as_is(draft)  # the common case: one scan, nothing to redact
+        secrets = secret_values(_strings(_texts([draft])))
         description = redact(draft.description).text
         body = redact(draft.body).text
-        triggers: Any = redact_value(draft.triggers)[0]
-        evidence: Any = redact_value(draft.evidence)[0]
-        claims = [redact(c).text for c in draft.claims]
-        tags = [redact(t).text for t in draft.tags]
-        if find_secrets(draft.name):
-            return None
+        triggers: Any = _without(redact_value(draft.triggers, derived=True)[0], secrets)
+        evidence: Any = _without(redact_value(draft.evidence, derived=True)[0], secrets)
+        claims = _without([redact(c, derived=True).text for c in draft.claims], secrets)
+        tags = _without([redact(t, derived=True).text for t in draft.tags], secrets)
+        fingerprint = [
+            e for e in draft.fingerprint if not holds_secret(e, derived=True) and not _holds_any(e, secrets)
+        ]
+        name = draft.name
+        if find_secrets(name, derived=True) or _holds_any(name, secrets):
+            name = slug(description, fallback="redacted-lesson")  # built from the redacted text
         cleaned = replace(
             draft,
+            name=name,
             description=description,
             body=body,
             triggers=_clean_triggers(triggers),
             evidence=evidence,
             claims=claims,
             tags=tags,
+            fingerprint=fingerprint,
         )
         # Field by field: unchanged sentences recur across sessions and hit the redaction cache.
-        for text in _strings(
-            [cleaned.name, cleaned.description, cleaned.body, cleaned.fingerprint, cleaned.extra()]
-        ):
+        for text in _strings([cleaned.description, cleaned.body, cleaned.extra()]):
             assert_clean(text)
+        for text in _strings(_derived_texts(cleaned)):
+            assert_clean(text, derived=True)
+        if _holds_any(cleaned.name, secrets):
+            return None
     except ScannerUnavailableError:
         # The environment, not the draft, is at fault: abort the run so checkpoints stay put and
         # the same sessions are captured once the scanner is back. Dropping here would lose them.
@@ -124,6 +175,32 @@ def sanitize(draft: CandidateDraft) -> CandidateDraft | None:
     except Exception:  # fail closed: any trouble redacting means the draft is not written
         return None
     return cleaned
+
+
+def _derived_texts(draft: CandidateDraft) -> list[Any]:
+    """The fields made of pieces of the text: where a secret shows lower-cased or cut up."""
+    return [draft.name, draft.triggers.get("keywords", []), draft.tags, draft.claims, draft.fingerprint]
+
+
+def _holds_any(text: str, secrets: list[str]) -> bool:
+    folded = text.lower()
+    return any(secret in folded for secret in secrets)
+
+
+def _without(value: Any, secrets: list[str]) -> Any:
+    """`value` with every secret replaced wherever it appears, whatever its case."""
+    if not secrets:
+        return value
+    if isinstance(value, str):
+        for secret in secrets:
+            if secret in value.lower():
+                value = re.sub(re.escape(secret), "[REDACTED:secret]", value, flags=re.IGNORECASE)
+        return value
+    if isinstance(value, list):
+        return [_without(item, secrets) for item in value]
+    if isinstance(value, dict):
+        return {key: _without(item, secrets) for key, item in value.items()}
+    return value
 
 
 def _strings(value: object) -> list[str]:
@@ -217,7 +294,9 @@ def _texts(drafts: list[CandidateDraft]) -> list[Any]:
 
 
 def _as_is(draft: CandidateDraft) -> CandidateDraft:
-    """A draft with no secret, as sanitize returns it: only its trigger lists tidied."""
+    """A draft with no secret, as sanitize returns it: only its trigger lists tidied (and any
+    bidirectional control taken out)."""
+    draft = _without_bidi(draft)
     return replace(draft, triggers=_clean_triggers(draft.triggers))
 
 
@@ -236,10 +315,10 @@ def _verdict(cleaned: CandidateDraft | None) -> tuple[CandidateDraft | None, str
 def clean_evidence(evidence: list[dict[str, str]]) -> list[dict[str, str]] | None:
     """Evidence entries redacted, or None when they cannot be made clean (fail closed)."""
     try:
-        if not holds_secret(evidence):
+        if not holds_secret(evidence, derived=True):
             return evidence  # the common case: one scan
-        redacted: list[dict[str, str]] = redact_value(evidence)[0]
-        if holds_secret(redacted):  # checked again: a redactor that missed must not get through
+        redacted: list[dict[str, str]] = redact_value(evidence, derived=True)[0]
+        if holds_secret(redacted, derived=True):  # checked again: a redactor that missed must not get through
             return None
     except ScannerUnavailableError:
         raise  # see sanitize: never turn a broken install into lost evidence
@@ -263,7 +342,11 @@ def check_all(drafts: list[CandidateDraft]) -> list[Checked]:
     """`check` for one session's drafts: one scan of all their text when it is clean (the common
     case: evidence makes every session's text new, so no cache helps), else draft by draft."""
     try:
-        clean_all = bool(drafts) and not holds_secret(_texts(drafts))
+        clean_all = (
+            bool(drafts)
+            and not holds_secret(_texts(drafts))
+            and not holds_secret([_derived_texts(d) for d in drafts], derived=True)
+        )
     except ScannerUnavailableError:
         raise
     except Exception:  # fail closed, as in sanitize: the slow path decides draft by draft
@@ -271,7 +354,7 @@ def check_all(drafts: list[CandidateDraft]) -> list[Checked]:
     if not clean_all:
         return [check(draft) for draft in drafts]
     # Scanned with the rest, each draft and its evidence are clean as they are.
-    return [Checked(draft, _verdict(_as_is(draft)), draft.evidence) for draft in drafts]
+    return [Checked(draft, _verdict(_as_is(draft)), _without_bidi(draft).evidence) for draft in drafts]
 
 
 def check(draft: CandidateDraft) -> Checked:

@@ -68,6 +68,7 @@ def capture(
     write new candidates; a re-run on unchanged logs reads and writes nothing. `extractor` replaces
     the heuristic one (e.g. the LLM extractor, reasonlessons/capture/extract/llm/). `jobs` is how many
     processes read logs (capture/pool.py; by default one per CPU when the run is big)."""
+    project.loc.guard_writes()
     report = CaptureReport()
     discovered = None if paths else sources.discovered(project.loc.root, agent, env=env, home=home)
     files = sources.plain_files(paths) if paths else [ref.path for ref in discovered or []]

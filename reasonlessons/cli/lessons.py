@@ -14,6 +14,7 @@ from reasonlessons.cli.app import (
     JsonOption,
     RepoOption,
     app,
+    complain,
     lesson_ref,
     open_project,
     parse_duration,
@@ -283,7 +284,7 @@ def validate(json: JsonOption = False, repo: RepoOption = None) -> None:
     else:
         for p in problems:
             where = f" {p.field}" if p.field else ""
-            typer.echo(f"{p.severity} {p.code}: {p.path}{where}: {p.message}", err=True)
+            complain(f"{p.severity} {p.code}: {p.path}{where}: {p.message}")
         say(f"{len(errors)} error(s), {len(problems) - len(errors)} warning(s)")
     if errors:
         raise typer.Exit(EXIT_ERROR)

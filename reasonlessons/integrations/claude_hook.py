@@ -23,7 +23,10 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from reasonlessons import integrations, lessons
-from reasonlessons.constants import REASONIX_DIR, STATE_DIR
+from reasonlessons.constants import (
+    DEFAULT_HOME_DIRNAME,
+    ENV_HOME,
+)
 from reasonlessons.errors import UsageError
 
 if TYPE_CHECKING:
@@ -123,7 +126,13 @@ class Hook:
 
     @property
     def state_dir(self) -> str:
-        return os.path.join(self.root, REASONIX_DIR, STATE_DIR)
+        value = self.env.get(ENV_HOME)
+        home = (
+            os.path.expanduser(value)
+            if value
+            else os.path.join(self.home or os.path.expanduser("~"), DEFAULT_HOME_DIRNAME)
+        )
+        return lessons.statedir.resolve(self.root, home)
 
 
 def context(event: str, text: str) -> dict[str, Any]:

@@ -100,6 +100,7 @@ def sync_lessons(
     """`export_reasonix` for lessons already known to be fresh (`fresh_lessons`)."""
     if scope not in SCOPES:
         raise UsageError(f"--scope {scope!r}: use project, global or all")
+    project.loc.guard_writes()
     env = os.environ if env is None else env
     home = Path.home() if home is None else home
     root = project.loc.root

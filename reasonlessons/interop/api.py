@@ -36,6 +36,7 @@ def import_lessons(
 ) -> Report:
     """Read lessons in format `fmt` from `path` and write them into `scope` (candidates by default)."""
     check_import_scope(scope)
+    project.loc.guard_writes()
     notes: list[str] = []
     if fmt == "aip11":
         known = {entry.lesson.name for entry in project.entries("all", check_drift=False)[0]}
@@ -58,6 +59,7 @@ def import_lessons(
 
 def export_lessons(project: Project, fmt: str, out: Path | None = None, *, scope: str = "project") -> Report:
     """Write the lessons of `scope` in format `fmt` into `out` (each format has a default folder)."""
+    project.loc.guard_writes()
     if fmt == "aip11":
         if out is None:
             raise UsageError("export aip11 needs --out DIR: the folder that holds the LESSON.md package")

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from reasonlessons.constants import SCOPE_CANDIDATE, SCOPE_GLOBAL, SCOPE_PROJECT, STATUS_ACTIVE
-from reasonlessons.errors import LessonExistsError, ReasonLessonsError, UsageError
+from reasonlessons.errors import LessonExistsError, ReasonLessonsError, UnsafeTextError, UsageError
 from reasonlessons.lessons.model import Lesson, check_name, schema_problems
 from reasonlessons.recall.match import for_agent
 from reasonlessons.safety.redact import SecretFoundError, assert_clean, redact, redact_value
@@ -121,7 +121,7 @@ def store_lessons(project: Project, lessons: list[Imported], *, scope: str, repl
                 replace=replace,
             )
             report.written.append(Item(lesson.name, str(lesson.path)))
-        except (SecretFoundError, LessonExistsError, UsageError) as exc:
+        except (SecretFoundError, UnsafeTextError, LessonExistsError, UsageError) as exc:
             report.skipped.append(Item(item.name, item.source, str(exc)))
     return report
 

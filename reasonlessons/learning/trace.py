@@ -12,6 +12,7 @@ import datetime as dt
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
+from reasonlessons.safety.redact import redact
 from reasonlessons.sessions.edits import file_edits, relative
 from reasonlessons.sessions.events import Event, Tokens
 from reasonlessons.sessions.shell import Invocation, parse
@@ -102,7 +103,9 @@ class SessionTrace:
         self.tool_calls += 1
         args = event.tool_args or {}
         for edit in file_edits(event.tool_name, args, event.raw_ref):
-            path = relative(edit.path, tuple(b for b in (self.cwd, self.root) if b))
+            # Redacted as written: relativizing rewrites a path (`\` becomes `/`), and a secret in it
+            # may then no longer read as one.
+            path = relative(redact(edit.path).text, tuple(b for b in (self.cwd, self.root) if b))
             if path and path not in self.files and len(self.files) < MAX_FILES:
                 self.files.append(path)
         command = args.get("command")
@@ -140,7 +143,9 @@ class SessionTrace:
             self._loose = _add(self._loose, tokens)
 
     def _add_terms(self, text: str) -> None:
-        for term in tokenize(text[:20_000]):
+        # Terms are kept (session-summaries.json): cut from the redacted prompt, never from its
+        # words as typed, where a pasted password is just another term.
+        for term in tokenize(redact(text[:20_000]).text):
             if term in GENERIC or term in STOPWORDS or term.isdigit() or term in self.terms:
                 continue
             if len(self.terms) >= MAX_TERMS:

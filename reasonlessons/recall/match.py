@@ -29,18 +29,21 @@ _compiled: dict[tuple[str, str], tuple[bool, linear_re.Regex] | None] = {}
 
 
 class Query(NamedTuple):
-    """One turn's inputs, normalized: prompt (clipped), repo-relative paths, raw files, command."""
+    """One turn's inputs, normalized: prompt (clipped), repo-relative paths, raw files, command
+    (clipped to MAX_CMD_CHARS; `cmd_complete` False when it was)."""
 
     prompt: str
     paths: list[str]
     files: list[str]
     cmd: str
+    cmd_complete: bool = True
 
     @classmethod
     def build(cls, prompt: str, files: Sequence[str], cmd: str | None, *, root: str) -> Query:
         raw = [f for f in list(files)[:MAX_FILES] if isinstance(f, str) and f]
         paths = [p for p in (globs.normalize_path(f, root) for f in raw) if p]
-        return cls(prompt, paths, raw, (cmd or "")[:MAX_CMD_CHARS])
+        cmd = cmd or ""
+        return cls(prompt, paths, raw, cmd[:MAX_CMD_CHARS], len(cmd) <= MAX_CMD_CHARS)
 
     @property
     def haystack(self) -> str:
@@ -122,7 +125,7 @@ def match_triggers(
             if evals > MAX_PATTERN_EVALS:
                 break
             compiled = _compile("commands", pattern)
-            if compiled is not None and compiled[1].search(data):
+            if compiled is not None and compiled[1].search(data, complete=query.cmd_complete):
                 fired["commands"].append((doc, pattern))
     specificity: dict[int, float] = {}
     reasons: dict[int, list[str]] = {}

@@ -33,9 +33,14 @@ def load_state(path: Path, *, kind: str, version: int = STATE_SCHEMA_VERSION) ->
 
 
 def save_state(path: Path, data: dict[str, Any], *, kind: str, version: int = STATE_SCHEMA_VERSION) -> None:
-    """Write a state document atomically with its kind and schema version, secrets redacted."""
+    """Write a state document atomically with its kind and schema version, secrets redacted.
+
+    The one writer of JSON state, so the one place its redaction is enforced: every string and
+    every mapping key, including the shapes a secret keeps once lower-cased or cut into words
+    (a summary's prompt terms, a path's parts); fail closed (SecretFoundError, nothing written)."""
     doc = {"kind": kind, "version": version, "data": data}
-    _, text = safety.redact.scrub(doc, _dump, line_bound=True)  # _dump: indented JSON, one item per line
+    # _dump: indented JSON, one item per line.
+    _, text = safety.redact.scrub(doc, _dump, line_bound=True, derived=True)
     write_atomic(path, text.encode("utf-8"))
 
 

@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from reasonlessons.constants import NAME_RE
+from reasonlessons.safety import formats
+from reasonlessons.safety.redact import redact
 
 # Higher is stronger: what the cap of candidates per session keeps first.
 STRENGTH = {
@@ -101,8 +103,12 @@ class CandidateDraft:
 
 
 def slug(text: str, *, fallback: str = "lesson") -> str:
-    """A valid lesson name from free text: lowercase words joined by '-', at most 48 characters."""
-    words = [w for w in _SLUG_DROP.split(text.lower()) if w]
+    """A valid lesson name from free text: lowercase words joined by '-', at most 48 characters.
+
+    Names become file names, export paths and output, so they are built from the redacted text
+    (a secret reads `redacted-<kind>`), and a word that still looks random once lower-cased is
+    left out."""
+    words = [w for w in _SLUG_DROP.split(redact(text).text.lower()) if w and not formats.looks_derived(w)]
     out = ""
     for word in words:
         candidate = f"{out}-{word}" if out else word

@@ -72,8 +72,9 @@ def try_run(argv: list[str]) -> int | None:
     if opts is None:
         return None  # help, typos and the like: the Typer command explains them
     from reasonlessons.errors import run_mapped
+    from reasonlessons.safety.terminal import visible
 
-    return run_mapped(lambda: run(**opts))
+    return run_mapped(lambda: run(**opts), show=visible)
 
 
 def run(
@@ -104,15 +105,19 @@ def run(
             project, logs or None, agent=agent, progress=follow, extractor=extract_with, jobs=jobs
         )
     if as_json:
+        from reasonlessons.safety.redact import redact_value
+        from reasonlessons.safety.terminal import json_bytes
         from reasonlessons.support import jsonio
 
+        # What capture says is read from logs too (skip reasons, log paths): redacted like its files.
         doc = report.to_json()
         if explain:
             doc["dropped"] = [
                 {"name": i.name, "session": i.session, "reason": i.reason} for i in report.dropped
             ]
+        doc = redact_value(doc, derived=True)[0]
         sys.stdout.flush()
-        sys.stdout.buffer.write(jsonio.dumps(doc, indent=True))
+        sys.stdout.buffer.write(json_bytes(jsonio.dumps(doc, indent=True)))
     else:
         _summary(report, explain=explain)
     sys.stdout.flush()
@@ -128,7 +133,19 @@ def run(
 
 
 def _summary(report: CaptureReport, *, explain: bool = False) -> None:
-    say = sys.stdout.write
+    from reasonlessons.safety.redact import redact
+    from reasonlessons.safety.terminal import visible
+
+    def show(line: str) -> str:
+        """A line for the terminal: redacted (it quotes logs and their paths), controls shown."""
+        return visible(redact(line, derived=True).text)
+
+    def say(line: str) -> None:
+        sys.stdout.write(show(line))
+
+    def complain(line: str) -> None:
+        sys.stderr.write(show(line))
+
     for item in report.written:
         say(f"new candidate {item.name}  ({item.path})  from {item.session}\n")
     sessions: dict[tuple[str, str], list[str]] = {}
@@ -151,15 +168,15 @@ def _summary(report: CaptureReport, *, explain: bool = False) -> None:
             say(f"lesson {key} archived: its confidence fell below the floor (`revive` restores it)\n")
     sys.stdout.flush()
     for note in report.notes:
-        sys.stderr.write(f"warning: {note}\n")
+        complain(f"warning: {note}\n")
     for item in report.skipped:
-        sys.stderr.write(f"warning: skipped {item.name}: {item.reason}\n")
+        complain(f"warning: skipped {item.name}: {item.reason}\n")
     for item in report.errors:
-        sys.stderr.write(f"error: {item.name}: {item.reason}\n")
+        complain(f"error: {item.name}: {item.reason}\n")
     if report.damage:
         parts = ", ".join(f"{n} {reason}" for reason, n in sorted(report.damage.items()))
         count = sum(report.damage.values())
-        sys.stderr.write(f"warning: {count} damaged or unusable log record(s) skipped ({parts})\n")
+        complain(f"warning: {count} damaged or unusable log record(s) skipped ({parts})\n")
     say(
         f"{report.sessions} session(s) read from {report.files - report.unchanged} log(s)"
         f" ({report.unchanged} unchanged); {len(report.skipped)} skipped; "

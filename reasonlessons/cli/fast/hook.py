@@ -105,7 +105,9 @@ def run(
         from reasonlessons.errors import UsageError
 
         if isinstance(exc, UsageError):
-            sys.stderr.write(f"reasonlessons hook: {exc}\n")
+            from reasonlessons.safety.terminal import visible
+
+            sys.stderr.write(f"reasonlessons hook: {visible(str(exc))}\n")
             return EXIT_ERROR
         _debug()
         return EXIT_OK

@@ -94,8 +94,9 @@ def main(argv: Sequence[str]) -> int:
         except SystemExit as exc:  # argparse: --help (0) or a usage error (2)
             return exc.code if isinstance(exc.code, int) else EXIT_USAGE
     from reasonlessons.errors import run_mapped
+    from reasonlessons.safety.terminal import visible
 
-    return run_mapped(lambda: run(**opts))
+    return run_mapped(lambda: run(**opts), show=visible)
 
 
 def run(
@@ -116,6 +117,7 @@ def run(
     from reasonlessons.lessons.locations import Locations
     from reasonlessons.recall.api import recall
     from reasonlessons.recall.result import FORMATS
+    from reasonlessons.safety.terminal import visible
 
     if as_json:
         if fmt not in ("text", "json"):
@@ -140,7 +142,7 @@ def run(
         create_state=session is not None and loc.project_dir.is_dir(),
     )
     for warning in result.warnings:
-        sys.stderr.write(f"warning: {warning}\n")
+        sys.stderr.write(f"warning: {visible(warning)}\n")
     out = result.render(fmt)
     if out:
         sys.stdout.flush()
