@@ -56,6 +56,9 @@ _MAY_NAME_ROOT = re.compile(
     + r"|No files matched|Added |Add |Dropping |Skipping |Repo-map can't include|/|[A-Z]:\\)",
     re.MULTILINE,
 )
+# The same after a newline: searched for by that byte in C, where `^` is tried at every position.
+_NEXT_MATTERS = re.compile("\n" + _MATTERS.pattern[1:])
+_NEXT_MAY_NAME_ROOT = re.compile("\n" + _MAY_NAME_ROOT.pattern[1:])
 _EDIT_FORMAT = re.compile(r"^(?:Main |Editor )?[Mm]odel: .+? (?:with|using) ([\w-]+) edit format")
 # Messages that name a file both ways, which tells where the repository was.
 _NAMES_PATHS = (
@@ -380,14 +383,18 @@ class History:
                 found = None
                 at = pos
             else:
-                pattern = (
-                    _MAY_NAME_ROOT if self.out.cwd is None and self.root_tries < _ROOT_TRIES else _MATTERS
-                )
-                found = pattern.search(text, pos)
-                if found is None:
-                    return
-                at = found.start()
-                line += text.count("\n", pos, at)
+                if self.out.cwd is None and self.root_tries < _ROOT_TRIES:
+                    here, after = _MAY_NAME_ROOT, _NEXT_MAY_NAME_ROOT
+                else:
+                    here, after = _MATTERS, _NEXT_MATTERS
+                if here.match(text, pos) is not None:  # `pos` starts a line
+                    at = pos
+                else:
+                    found = after.search(text, pos)
+                    if found is None:
+                        return
+                    at = found.start() + 1
+                    line += text.count("\n", pos, at)
             end = text.find("\n", at)
             end = size if end < 0 else end
             self._tool(self._ref_at(line), text[at:end])
