@@ -13,6 +13,7 @@ depend on, and the few fresh ones that fit an agent's next turn. The packages, i
     fingerprint/   the repo facts a lesson depends on, and their drift
     stale/         which lessons drifted, answered from caches when nothing changed
     recall/        the fresh, relevant lessons for one agent turn
+    curation/      lint codes for the library; search, prune, merge and the other curation commands
     learning/      verdicts on recalled lessons, their counts, supersession, stats
     integrations/  Claude Code hooks, the Reasonix export, the MCP server
     interop/       lessons in and out of AIP-11, agentsmesh, Claude Code and Cursor rules

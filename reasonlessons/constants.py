@@ -11,6 +11,8 @@ APP_NAME: Final = "reasonlessons"
 REASONIX_DIR: Final = ".reasonix"
 LESSONS_DIR: Final = "lessons"
 CANDIDATES_DIR: Final = "_candidates"
+# Where `prune` moves lessons it retires, inside a scope directory; never read as lessons.
+ARCHIVE_DIR: Final = "_archive"
 # Local, git-ignored state lives in one folder so a single .gitignore covers it.
 STATE_DIR: Final = "state"
 LESSON_SUFFIX: Final = ".md"

@@ -150,7 +150,8 @@ def prepare(drafts: list[CandidateDraft]) -> tuple[list[CandidateDraft], list[tu
             target = next(d for d in kept if d.name == twin.name)
             target.evidence = merge_evidence(target.evidence, draft.evidence)
             continue
-        if len(kept) >= MAX_PER_SESSION:
+        # Drafts that can only add evidence never become a file: they take no place in the limit.
+        if not draft.update_only and sum(not d.update_only for d in kept) >= MAX_PER_SESSION:
             dropped.append((draft.name, f"over the limit of {MAX_PER_SESSION} candidates per session"))
             continue
         kept.append(draft)

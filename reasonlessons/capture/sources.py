@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -14,6 +15,7 @@ if TYPE_CHECKING:
     from reasonlessons.sessions.adapters import Adapter
 
 _COMPANION_SUFFIXES = (".meta.json", ".pending.json", ".plan.json")
+_SESSION_ID = re.compile(rb'"sessionId":\s*"([0-9A-Za-z-]{1,64})"')
 _STORE_LOG = "events.frames"
 _AIDER_HISTORY = ".aider.chat.history.md"  # the one hidden file that is a log
 
@@ -38,7 +40,8 @@ def plain_files(paths: Iterable[Path]) -> list[Path] | None:
             out.append(path)
         else:
             return None  # missing, or a companion named on its own: reported by the full way
-    return out
+    read_with = with_parents(out)
+    return [path for path in out if path not in read_with]
 
 
 def _agent_matches(found: str, wanted: str) -> bool:
@@ -69,7 +72,51 @@ def explicit(
             skip(str(given), _why_skipped(path))
         else:
             found.append((SessionRef(adapter.name, path), adapter))
-    return found
+    read_with = with_parents([ref.path for ref, _ in found if ref.agent == "claude-code"])
+    kept = []
+    for ref, adapter in found:
+        if ref.path in read_with:
+            skip(str(ref.path), "a subagent's log, read with its session's")
+        else:
+            kept.append((ref, adapter))
+    return kept
+
+
+def with_parents(paths: list[Path]) -> set[Path]:
+    """The Claude Code subagent logs among `paths` whose session's log is there too: the adapter
+    reads them where that log's Task result names them, so they are not read on their own."""
+    agents = [p for p in paths if p.name.startswith("agent-") and p.suffix == ".jsonl"]
+    if not agents:
+        return set()
+    given = set(paths)
+    sessions: dict[str, Path] | None = None
+    out: set[Path] = set()
+    for agent in agents:
+        if agent.parent.name == "subagents":
+            if agent.parent.parent.with_suffix(".jsonl") in given:
+                out.add(agent)
+            continue
+        session = _session_id(agent)
+        if session is None:
+            continue
+        if agent.with_name(f"{session}.jsonl") in given:
+            out.add(agent)
+            continue
+        if sessions is None:  # transcripts renamed by hand: match their session ids
+            sessions = {sid: p for p in paths if p not in agents and (sid := _session_id(p))}
+        if session in sessions and sessions[session].parent == agent.parent:
+            out.add(agent)
+    return out
+
+
+def _session_id(path: Path) -> str | None:
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(4096)
+    except OSError:
+        return None
+    found = _SESSION_ID.search(head)
+    return found.group(1).decode() if found else None
 
 
 def _why_skipped(path: Path) -> str:

@@ -6,6 +6,7 @@ module registers its commands on the app of app.py:
     app.py           the Typer app, the shared options, printing helpers
     lessons.py       add, list, show, promote, reject, rm, validate
     capture.py       capture (built from fast/capture.py's option table), sources
+    curation.py      prune, search, deprecate, merge, untrigger, edit
     recall.py        recall (built from fast/recall.py's option table)
     stale.py         stale (built from fast/stale.py's option table), refresh
     trust.py         trust
@@ -64,6 +65,7 @@ def build_app() -> typer.Typer:
     """Import every command module (each registers itself) and return the app."""
     from reasonlessons.cli import (
         capture,  # noqa: F401
+        curation,  # noqa: F401
         integrations,  # noqa: F401
         interop,  # noqa: F401
         lessons,  # noqa: F401

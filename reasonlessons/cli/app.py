@@ -148,14 +148,14 @@ def confirm(what: str, *, hint: str) -> None:
         raise typer.Exit(EXIT_ERROR)
 
 
-def parse_duration(text: str) -> dt.timedelta:
+def parse_duration(text: str, *, option: str = "--after") -> dt.timedelta:
     """`7d`, `12h`, `30m`, `2w` or `45s` as a timedelta."""
     import datetime as dt
 
     units = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
     value, unit = text[:-1], text[-1:].lower()
     if unit not in units or not value.isdigit():
-        raise UsageError(f"--after {text!r}: use a number and a unit, e.g. 7d, 12h, 30m, 2w")
+        raise UsageError(f"{option} {text!r}: use a number and a unit, e.g. 7d, 12h, 30m, 2w")
     return dt.timedelta(**{units[unit]: int(value)})
 
 

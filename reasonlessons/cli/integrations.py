@@ -21,6 +21,7 @@ from reasonlessons.cli.fast.helps import typer_help
 from reasonlessons.cli.interop import export_format
 from reasonlessons.cli.tables import add_command
 from reasonlessons.errors import UsageError
+from reasonlessons.interop import EXPORT_FORMATS
 
 add_command(app, "hook", fast_hook.OPTIONS, fast_hook.run)
 
@@ -127,7 +128,7 @@ def _install(
 def export(
     target: Annotated[
         str,
-        typer.Argument(help="reasonix, aip11, claude-rules or cursor-rules.", show_default=False),
+        typer.Argument(help="reasonix, agentsmesh, aip11, claude-rules or cursor-rules.", show_default=False),
     ],
     scope: Annotated[
         str | None,
@@ -138,17 +139,23 @@ def export(
     ] = False,
     out: Annotated[
         Path | None,
-        typer.Option("--out", help="Folder for aip11 (required), claude-rules or cursor-rules output."),
+        typer.Option(
+            "--out",
+            help="Folder for aip11 (required), agentsmesh (default: the repo), claude-rules or cursor-rules.",
+        ),
     ] = None,
     json: JsonOption = False,
     repo: RepoOption = None,
 ) -> None:
-    """Write fresh lessons where Reasonix v2 loads them (memory facts), or as AIP-11/Claude/Cursor files."""
-    if target in ("aip11", "claude-rules", "cursor-rules"):  # reasonlessons/interop/, docs/interop.md
+    """Write fresh lessons where Reasonix v2 loads them (memory facts), or as an agentsmesh graph or
+    AIP-11/Claude/Cursor files."""
+    if target in EXPORT_FORMATS:  # reasonlessons/interop/, docs/interop.md
         export_format(target, out=out, scope=scope or "project", json=json, repo=repo)
         return
     if target != "reasonix":
-        raise UsageError(f"unknown export target {target!r}; use reasonix, aip11, claude-rules, cursor-rules")
+        raise UsageError(
+            f"unknown export target {target!r}; use reasonix, agentsmesh, aip11, claude-rules, cursor-rules"
+        )
     with terminal.progress("export") as tick:
         report = integrations.reasonix_export.export_reasonix(
             open_project(repo), scope=scope or "all", skills=skills, progress=tick

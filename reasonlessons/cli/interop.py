@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from reasonlessons import interop, learning, replay
+from reasonlessons import curation, interop, learning, replay
 from reasonlessons.cli.app import JsonOption, RepoOption, app, open_project, print_json, say, table, warn
 from reasonlessons.cli.fast.helps import typer_help
 from reasonlessons.constants import SCOPE_GLOBAL, SCOPE_PROJECT
@@ -69,12 +69,14 @@ def stats(
     ] = False,
     repo: RepoOption = None,
 ) -> None:
-    """Per lesson: hits, injected tokens, successes and failures; and tokens per session cold vs warm."""
+    """Per lesson: hits, injected tokens, successes and failures; tokens per session cold vs warm; and
+    library health: no-match rate, injected tokens, break-even against preloading, reach, redundancy."""
     project = open_project(repo, require_repo=True)
     result = learning.stats.compute(project)
     replayed = replay.api.replay(project.loc.root) if with_replay else None
+    health = curation.health.health(project).to_json()
     if json:
-        doc = result.to_json()
+        doc = {**result.to_json(), "health": health}
         if replayed is not None:
             full = replayed.to_json()
             doc["replay"] = {key: full[key] for key in ("totals", "by_agent", "by_kind")}
@@ -113,6 +115,22 @@ def stats(
         hits = f"{totals.hits} hits (rate {rate}), ~{totals.tokens_saved:,} tokens saved"
         rest = f"{totals.noise} noise, {totals.misses} misses"
         say(f"replay of {totals.sessions} sessions: {fires}, {hits}; {rest}")
+    say(health_line(health))
+
+
+def health_line(h: dict[str, Any]) -> str:
+    """The library-health summary of `stats` (reasonlessons/curation/health.py) in a few lines."""
+    tokens = h["injected_tokens"]
+    rate = "-" if h["no_match_rate"] is None else f"{h['no_match_rate']:.0%}"
+    return (
+        f"library health: recall re-run on {h['queries']} captured turns, no match {rate}; "
+        f"injected tokens p50 {tokens['p50'] if tokens['p50'] is not None else '-'}, p90 "
+        f"{tokens['p90'] if tokens['p90'] is not None else '-'} vs {h['preload_tokens']:,} to preload every "
+        f"active lesson (break-even at {h['break_even_lessons'] or '-'} lessons)\n"
+        f"reachable {h['reachable']}, unreachable {h['unreachable']}, dead triggers {h['dead_triggers']}, "
+        f"duplicates {h['duplicates']}, near-duplicates {h['near_duplicates']}, "
+        f"high fan-out triggers {h['high_fanout_triggers']}"
+    )
 
 
 @app.command("revive", **typer_help("revive"))

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 import reasonlessons.fingerprint
-from reasonlessons import learning, store
+from reasonlessons import curation, learning, store
 from reasonlessons.cli.app import (
     JsonOption,
     RepoOption,
@@ -23,7 +23,16 @@ from reasonlessons.cli.app import (
     warn,
 )
 from reasonlessons.cli.fast.helps import typer_help
-from reasonlessons.cli.triggers import CommandTriggers, FileTriggers, KeywordTriggers, triggers_from
+from reasonlessons.cli.triggers import (
+    Agents,
+    CommandTriggers,
+    Expires,
+    FileTriggers,
+    KeywordTriggers,
+    Supersedes,
+    TaskTypes,
+    triggers_from,
+)
 from reasonlessons.cli.trust import trust_own, warn_untrusted
 from reasonlessons.constants import EXIT_ERROR, SCOPE_CANDIDATE, SCOPE_GLOBAL, SCOPE_PROJECT
 from reasonlessons.errors import UsageError
@@ -56,6 +65,10 @@ def add(
     file_trigger: FileTriggers = None,
     command_trigger: CommandTriggers = None,
     keyword_trigger: KeywordTriggers = None,
+    task_type: TaskTypes = None,
+    supersedes: Supersedes = None,
+    expires: Expires = None,
+    agent: Agents = None,
     allow_absent: Annotated[
         bool,
         typer.Option(
@@ -78,13 +91,22 @@ def add(
     project = open_project(repo)
     if not allow_absent:  # a typo such as package.json#scirpts.test would otherwise record "absent"
         reasonlessons.fingerprint.require_present(project.loc.root, fingerprint or [])
+    fields = curation.edits.lesson_fields(
+        project,
+        name=name,
+        task_types=task_type or [],
+        supersedes=supersedes or [],
+        expires=expires,
+        agents=agent or [],
+    )
+    curation.edits.refuse_duplicate(project, name=name, description=description, body=text)
     lesson = project.store.add(
         name,
         description=description,
         fingerprint=fingerprint or [],
         body=text,
         scope=scope,
-        extra={"triggers": triggers} if triggers else None,
+        extra={**({"triggers": triggers} if triggers else {}), **fields},
     )
     flags = trust_own(project, lesson)
     if json:
@@ -218,30 +240,16 @@ def rm(
 
 @app.command("validate", **typer_help("validate"))
 def validate(json: JsonOption = False, repo: RepoOption = None) -> None:
-    """Check schema, names, fingerprint entries and duplicates in every scope; exit 1 on errors."""
-    problems = store.validate.validate(
-        open_project(repo, require_repo=True).store, check_entry=reasonlessons.fingerprint.check_entry
-    )
+    """Check schema, names, fingerprint entries, triggers, duplicates and supersession in every
+    scope; every finding has a stable code (docs/commands.md#validate); exit 1 on errors."""
+    problems = curation.lint.validate_project(open_project(repo, require_repo=True))
     errors = [p for p in problems if p.severity == store.validate.ERROR]
     if json:
-        print_json(
-            {
-                "ok": not errors,
-                "problems": [
-                    {
-                        "severity": p.severity,
-                        "path": str(p.path),
-                        "name": p.name,
-                        "scope": p.scope,
-                        "message": p.message,
-                    }
-                    for p in problems
-                ],
-            }
-        )
+        print_json({"ok": not errors, "problems": [p.to_json() for p in problems]})
     else:
         for p in problems:
-            typer.echo(f"{p.severity}: {p.path}: {p.message}", err=True)
+            where = f" {p.field}" if p.field else ""
+            typer.echo(f"{p.severity} {p.code}: {p.path}{where}: {p.message}", err=True)
         say(f"{len(errors)} error(s), {len(problems) - len(errors)} warning(s)")
     if errors:
         raise typer.Exit(EXIT_ERROR)

@@ -1,7 +1,6 @@
-"""The trigger options of the commands that write lessons: every trigger flag is declared here, once.
-
-`add` takes them today; commands that edit a lesson's triggers reuse these same options and
-`triggers_from`, so a flag is spelled, explained and checked the same way wherever it appears.
+"""The options of the commands that write lessons (`add`, `edit`): every trigger flag and lesson
+field flag is declared here, once, so a flag is spelled, explained and checked the same way
+wherever it appears. `--cmd-trigger` and `--keyword` are the short spellings of the trigger flags.
 A lesson's `triggers` (docs/lesson-format.md) tell recall when to consider it: any one that fires.
 """
 
@@ -28,6 +27,7 @@ CommandTriggers = Annotated[
     list[str] | None,
     typer.Option(
         "--command-trigger",
+        "--cmd-trigger",
         metavar="PATTERN",
         help="Recall it when the task runs a shell command matching this pattern, e.g. '\\bvitest\\b' "
         "(repeatable).",
@@ -37,8 +37,42 @@ KeywordTriggers = Annotated[
     list[str] | None,
     typer.Option(
         "--keyword-trigger",
+        "--keyword",
         metavar="PHRASE",
         help="Recall it when the prompt, a path or a command holds this phrase (repeatable).",
+    ),
+]
+
+TaskTypes = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--task-type",
+        metavar="TYPE",
+        help="Recall it only for this kind of task: code-gen, exploration, qa or other (repeatable).",
+    ),
+]
+Supersedes = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--supersedes",
+        metavar="NAME",
+        help="An older lesson this one replaces; recall drops it (repeatable).",
+    ),
+]
+Expires = Annotated[
+    str | None,
+    typer.Option(
+        "--expires",
+        metavar="WHEN",
+        help="Stop recalling it after this date (2027-01-01), span (90d) or never.",
+    ),
+]
+Agents = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--agent",
+        metavar="AGENT",
+        help="The agent the lesson was learned with, kept as evidence (repeatable).",
     ),
 ]
 

@@ -4,18 +4,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from reasonlessons.constants import SCOPE_CANDIDATE
+from reasonlessons.constants import SCOPE_CANDIDATE, STATUS_ACTIVE
 from reasonlessons.errors import UsageError
 from reasonlessons.interop import (
     EXPORT_FORMATS,
     IMPORT_FORMATS,
     agentsmesh,
+    agentsmesh_export,
     aip11,
     claude_rules,
     cursor_rules,
 )
 from reasonlessons.interop.aip11_export import write_package
-from reasonlessons.interop.common import Report, check_import_scope, store_lessons
+from reasonlessons.interop.common import Imported, InteropError, Report, check_import_scope, store_lessons
 from reasonlessons.store.project import Project
 
 
@@ -36,6 +37,7 @@ def import_lessons(
         lessons = cursor_rules.read_rules(path)
     else:
         raise UsageError(f"unknown import format {fmt!r}; use {', '.join(IMPORT_FORMATS)}")
+    _refuse_retiring(project, lessons, scope=scope, replace=replace)
     report = store_lessons(project, lessons, scope=scope, replace=replace)
     report.notes[:0] = notes
     return report
@@ -47,8 +49,34 @@ def export_lessons(project: Project, fmt: str, out: Path | None = None, *, scope
         if out is None:
             raise UsageError("export aip11 needs --out DIR: the folder that holds the LESSON.md package")
         return write_package(project, out, scope=scope)
+    if fmt == "agentsmesh":
+        return agentsmesh_export.export(project, out, scope=scope)
     if fmt == "claude-rules":
         return claude_rules.export(project, out, scope=scope)
     if fmt == "cursor-rules":
         return cursor_rules.export(project, out, scope=scope)
     raise UsageError(f"unknown export format {fmt!r}; use {', '.join(EXPORT_FORMATS)}")
+
+
+def _refuse_retiring(project: Project, lessons: list[Imported], *, scope: str, replace: bool) -> None:
+    """An import never retires an active lesson on the quiet: a promoted lesson it would list in
+    `supersedes` must be already retired, or one this import replaces (`--replace`)."""
+    if scope == SCOPE_CANDIDATE:
+        return  # a candidate's supersedes takes effect only when a human promotes it
+    incoming = {item.name for item in lessons}
+    live = {
+        e.lesson.name: e.lesson.scope
+        for e in project.entries("all", check_drift=False)[0]
+        if e.lesson.scope != SCOPE_CANDIDATE and e.status == STATUS_ACTIVE
+    }
+    retiring = sorted(
+        f"{old!r} (by {item.name!r})"
+        for item in lessons
+        for old in item.extra.get("supersedes") or []
+        if old in live and not (replace and old in incoming)
+    )
+    if retiring:
+        raise InteropError(
+            f"importing would retire the active lesson(s) {', '.join(retiring)}, nothing written; "
+            "deprecate them first (`reasonlessons deprecate NAME --by OTHER`) or import as candidates"
+        )

@@ -13,6 +13,7 @@ every agent, which capture and watch read, and what a shell command or a failure
     workspaces.py  the other spellings of the repository's path agents were started with (symlinks, case)
     otherfiles.py  files beside the logs that hold no events, named so capture can say why
     shell.py       shell command lines as invocations: tool, runner, purpose
+    commands.py    what a command does for a session (setup, fixing, git) and its form in a lesson
     edits.py       the file changes a tool call makes
     signals.py     what a failure says: an invocation problem, a stated rule, an error code
     toolrules.py   refusals of an agent's own tool layer that teach a rule of that agent

@@ -25,7 +25,8 @@ _NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)*")
 _SPACE = re.compile(r"\s+")
 _ERROR_LINE = re.compile(
     r"error|exception|fail|fatal|denied|not found|no such|cannot|can't|unable|invalid|refus"
-    r"|panic|enoent|eacces|timed? ?out|killed|traceback|not allowed|permission|missing",
+    r"|panic|enoent|eacces|timed? ?out|killed|traceback|not allowed|permission|missing"
+    r"|\bundefined:|\bundeclared\b|\bnot defined\b",  # Go's `undefined: x`, JS's `x is not defined`
     re.IGNORECASE,
 )
 _PY_EXC = re.compile(r"^[\w.]*(Error|Exception|Exit|Interrupt)\b")
@@ -45,7 +46,8 @@ _CODEX_HEADER = re.compile(
     r"^Exit code: (-?\d+)\n(?:Wall time: [^\n]*\n)?(?:Total output lines: \d+\n)?Output:\n?"
 )
 _PROCESS_EXITED = re.compile(r"Process exited with code (-?\d+)")
-_PROCESS_RUNNING = re.compile(r"Process running with session ID \d+")
+_PROCESS_RUNNING = re.compile(r"Process running with session ID (\d+)")
+_UNIFIED_BODY = re.compile(r"^Output:\n?", re.MULTILINE)
 _EXIT_PREFIX = re.compile(r"^(?:Error: )?Exit code:? (-?\d+)\b")
 
 
@@ -119,9 +121,36 @@ def _pick_error_line(text: str) -> str | None:
             if _PY_EXC.match(line):
                 return line
     for line in lines:
-        if _ERROR_LINE.search(line):
+        if _ERROR_LINE.search(line) and not _BANNER.match(line):
             return line
-    return lines[0]
+    return _message_line(lines)
+
+
+# pytest's section rules (`==== FAILURES ====`, `____ test_x ____`): headings, not the error.
+_BANNER = re.compile(r"^[=_*-]{3,}[^=_*]*[=_*-]{3,}$")
+
+
+# `lib/a.ex:135:5`, `┃       src/a.ts:3` — where a linter's finding is; the line before says what.
+_LOCATION_LINE = re.compile(r"^[^\w./~-]*[\w./~-]+\.\w{1,6}:\d+(?::\d+)?(?:\s|$|:)")
+_PROGRESS = re.compile(
+    r"^(?:Exit code:? -?\d+|Checking \d+|Compiling|Generated |Running |Finished |Analysis took|"
+    r"Please report|==>|\$ |# [\w./@-]+$)",  # `# example.com/pkg`: the package Go's errors follow
+    re.IGNORECASE,
+)
+
+
+def _message_line(lines: list[str]) -> str:
+    """With no line saying error: a finding placed by the location line after it, else the first
+    line that is not a header or progress (`Exit code 2`, `Checking 3 source files ...`)."""
+    for before, line in zip(lines, lines[1:], strict=False):
+        if (
+            _LOCATION_LINE.match(line)
+            and not _LOCATION_LINE.match(before)
+            and not _PROGRESS.match(before)
+            and re.search(r"[A-Za-z]{3}", before)
+        ):
+            return before
+    return next((line for line in lines if not _PROGRESS.match(line)), lines[0])
 
 
 def reasonix_ok(output: str) -> bool:
@@ -167,7 +196,24 @@ def parse_process_exit(output: str) -> ShellOutcome | None:
     if match is None:
         return None
     code = int(match.group(1))
-    return ShellOutcome(code != 0, code, False, output)
+    body = unified_exec(output)[2] if match.start() < 600 else output
+    return ShellOutcome(code != 0, code, False, body)
+
+
+def unified_exec(output: str) -> tuple[int | None, int | None, str]:
+    """(session id while still running, exit code once exited, the output after the header) of a
+    Codex unified exec answer: `Chunk ID`, `Wall time`, `Process running with session ID N` or
+    `Process exited with code N`, `Original token count`, then `Output:` and the text."""
+    head = output[:600]
+    running = _PROCESS_RUNNING.search(head)
+    exited = _PROCESS_EXITED.search(head)
+    body = _UNIFIED_BODY.search(output)
+    text = output[body.end() :] if body is not None and (running or exited) else output
+    return (
+        int(running.group(1)) if running and not exited else None,
+        int(exited.group(1)) if exited else None,
+        text,
+    )
 
 
 def is_still_running(output: str) -> bool:

@@ -31,9 +31,11 @@ _PM_BUILTINS = frozenset(
     }
 )  # fmt: skip
 _PY_RUNNERS = frozenset({"uv", "poetry", "pipenv", "pdm", "hatch", "rye"})
-_PYTHONS = re.compile(r"^(?:python[0-9.]*|py)$")
+PYTHONS = re.compile(r"^(?:python[0-9.]*|py)$")
 _FORMATTERS = frozenset({"ruff", "biome", "prettier", "black", "isort", "cargo", "dprint", "deno"})
-_SIGNIFICANT_FLAGS = frozenset({"--noEmit", "--check", "--build", "-b", "--check-only", "--diff"})
+_SIGNIFICANT_FLAGS = frozenset(
+    {"--noEmit", "--check", "--build", "-b", "--check-only", "--diff", "--check-formatted"}
+)
 
 # (tool, first sub-argument or None) -> category; checked with the sub-argument first.
 _TOOLS: dict[tuple[str, str | None], str] = {
@@ -53,6 +55,7 @@ _TOOLS: dict[tuple[str, str | None], str] = {
     ("gradle", "test"): TEST, ("gradle", "check"): TEST, ("gradle", "build"): BUILD,
     ("gradlew", "test"): TEST, ("gradlew", "check"): TEST, ("gradlew", "build"): BUILD,
     ("bun", "test"): TEST, ("deno", "test"): TEST, ("mix", "test"): TEST, ("swift", "test"): TEST,
+    ("mix", "credo"): LINT, ("mix", "dialyzer"): TYPECHECK, ("mix", "compile"): BUILD, ("mix", "format"): "",
     ("swift", "build"): BUILD, ("vite", "build"): BUILD, ("next", "build"): BUILD, ("build", None): BUILD,
     ("cmake", "--build"): BUILD, ("deno", "check"): TYPECHECK, ("deno", "lint"): LINT,
     ("prettier", "--check"): LINT, ("black", "--check"): LINT, ("isort", "--check"): LINT,
@@ -87,7 +90,7 @@ class Invocation:
         return self.argv[0] if self.tool in _PACKAGE_MANAGERS and self.script else None
 
 
-def _segments(command: str) -> list[str]:
+def split_segments(command: str) -> list[str]:
     """Split on unquoted `&&`, `||`, `;`, `|`, `&` and newlines (pipes included: only the head counts)."""
     parts: list[str] = []
     current: list[str] = []
@@ -120,7 +123,7 @@ def _segments(command: str) -> list[str]:
     return [p.strip() for p in parts if p.strip()]
 
 
-def _words(segment: str) -> list[str]:
+def words_of(segment: str) -> list[str]:
     try:
         words = shlex.split(segment, comments=False, posix=True)
     except ValueError:
@@ -139,7 +142,7 @@ def _words(segment: str) -> list[str]:
     return out
 
 
-def _strip_prefixes(words: list[str]) -> tuple[list[str], list[str]]:
+def strip_prefixes(words: list[str]) -> tuple[list[str], list[str]]:
     """(env assignments, remaining words) with `env`, `time`, `timeout 60` and similar dropped."""
     env: list[str] = []
     i = 0
@@ -155,6 +158,9 @@ def _strip_prefixes(words: list[str]) -> tuple[list[str], list[str]]:
             break
         i += 1
     return env, words[i:]
+
+
+PM_DIR_FLAGS = frozenset({"--prefix", "-C", "--dir", "--cwd", "--filter", "-F", "-w", "--workspace"})
 
 
 def _program(word: str) -> str:
@@ -181,6 +187,11 @@ def _resolve(words: list[str]) -> tuple[str, str | None, str | None, list[str]]:
             return tool, runner, script, tail
         return prog, None, None, []
     if prog in _PACKAGE_MANAGERS:
+        # `npm --prefix web test`, `pnpm -C web --filter api test`: the sub-project flags come first.
+        while args and args[0].split("=", 1)[0] in PM_DIR_FLAGS:
+            args = args[1:] if "=" in args[0] else args[2:]
+        if prog == "yarn" and args[:1] == ["workspace"] and len(args) > 2:
+            args = args[2:]  # `yarn workspace web test`
         if args[:1] in (["run"], ["run-script"]) and len(args) > 1:
             return prog, None, args[1], args[2:]
         if prog == "npm" and args[:1] in (["test"], ["t"], ["start"]):
@@ -190,7 +201,7 @@ def _resolve(words: list[str]) -> tuple[str, str | None, str | None, list[str]]:
         if prog != "npm" and args and not args[0].startswith("-") and args[0] not in _PM_BUILTINS:
             return prog, None, args[0], args[1:]
         return prog, None, None, args
-    if _PYTHONS.match(prog) and args[:1] == ["-m"] and len(args) > 1:
+    if PYTHONS.match(prog) and args[:1] == ["-m"] and len(args) > 1:
         tool, _, script, tail = _resolve(args[1:])
         return tool, f"{prog} -m", script, tail
     if prog in _PY_RUNNERS and args[:1] == ["run"] and len(args) > 1:
@@ -200,12 +211,17 @@ def _resolve(words: list[str]) -> tuple[str, str | None, str | None, list[str]]:
         if rest:
             tool, inner, script, tail = _resolve(rest)
             return tool, f"{prog} run" + (f" {inner}" if inner else ""), script, tail
+    if prog == "bundle" and args[:1] == ["exec"] and len(args) > 1:
+        tool, _, script, tail = _resolve(args[1:])
+        return tool, "bundle exec", script, tail
     if prog in ("make", "just", "task") and args and not args[0].startswith("-") and "=" not in args[0]:
         return prog, None, args[0], args[1:]
+    if prog == "mise" and args[:1] in (["run"], ["r"]) and len(args) > 1 and not args[1].startswith("-"):
+        return prog, None, args[1], args[2:]
     return prog, None, None, args
 
 
-def _is_pathish(word: str) -> bool:
+def is_pathish(word: str) -> bool:
     return (
         "/" in word
         or "\\" in word
@@ -213,6 +229,20 @@ def _is_pathish(word: str) -> bool:
         or bool(re.search(r"\.[A-Za-z]{1,5}$", word))
         or word == "."
     )
+
+
+_TASK = re.compile(r"^[a-z][a-z0-9_-]*(?:[.:][a-z][a-z0-9_-]*)+$")
+_FILE_EXTENSIONS = frozenset(
+    {
+        "js", "mjs", "cjs", "ts", "tsx", "jsx", "py", "rb", "go", "rs", "ex", "exs", "sh", "json", "toml",
+        "yaml", "yml", "md", "txt", "lock", "java", "kt", "php", "pl", "lua", "sql", "html", "css", "c", "h",
+    }
+)  # fmt: skip
+
+
+def _is_task(word: str) -> bool:
+    """`deps.get`, `ecto.migrate`, `db:migrate`: a task name with a dot, not a file name."""
+    return bool(_TASK.match(word)) and word.rsplit(".", 1)[-1] not in _FILE_EXTENSIONS
 
 
 _NO_SUBCOMMANDS = frozenset(
@@ -235,7 +265,8 @@ def _base(head: list[str], args: list[str], tool: str, script: str | None) -> st
             subs.append(args[0])  # `python manage.py test`: the script file is the point
             args = args[1:]
         for word in args:
-            if word.startswith("-") or _is_pathish(word) or len(subs) >= limit:
+            pathish = is_pathish(word) and not (not subs and _is_task(word))
+            if word.startswith("-") or pathish or len(subs) >= limit:
                 break
             subs.append(word)
     flags = (
@@ -260,7 +291,7 @@ def _category(tool: str, script: str | None, args: list[str]) -> str | None:
         return BUILD
     if tool == "tsc" or tool == "vue-tsc":
         return TYPECHECK if "--noEmit" in args else BUILD
-    if "--check" in args and tool in _FORMATTERS:
+    if "--check" in args and tool in _FORMATTERS or tool == "mix" and "--check-formatted" in args:
         return LINT
     if _INTERPRETERS.match(tool) and len(args) > 1 and not args[0].startswith("-"):
         return _SCRIPT_CATEGORY.get(args[1]) if args[1] in _SCRIPT_WORDS[TEST] else None
@@ -278,15 +309,15 @@ def parse(command: str) -> Invocation | None:
     """The invocation a shell command line is about, or None for an empty or no-op line."""
     if not command or len(command) > 4000:
         return None
-    segments = _segments(command)
+    segments = split_segments(command)
     workdir: str | None = None
     activate: list[str] = []
     chosen: Invocation | None = None
     for segment in segments:
-        words = _words(segment)
+        words = words_of(segment)
         if not words:
             continue
-        env, rest = _strip_prefixes(words)
+        env, rest = strip_prefixes(words)
         if not rest:
             continue
         if rest[0] in ("cd", "pushd") and len(rest) > 1 and chosen is None:

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from reasonlessons.constants import (
+    ARCHIVE_DIR,
     CANDIDATES_DIR,
     LESSON_SUFFIX,
     NAME_RE,
@@ -109,6 +110,8 @@ class LessonStore:
                 continue  # our temp files, .gitkeep, editors' swap files
             if scope == SCOPE_PROJECT and entry.name == CANDIDATES_DIR:
                 continue
+            if scope != SCOPE_CANDIDATE and entry.name == ARCHIVE_DIR:
+                continue  # what `prune` retired (reasonlessons/curation/prune.py)
             if not entry.name.endswith(LESSON_SUFFIX):
                 out.append((path, "not a lesson file (expected <name>.md); move it elsewhere"))
             elif not NAME_RE.match(entry.name[: -len(LESSON_SUFFIX)]):
@@ -265,6 +268,27 @@ class LessonStore:
                 raise LessonNotFoundError(f"no {scope} lesson named {name!r}; {hint}")
             self._unlink(path)
         return path
+
+    def archive(self, name: str, *, scope: str = SCOPE_PROJECT) -> Path:
+        """Move a promoted lesson into its scope's `_archive/` folder, bytes unchanged; return where.
+
+        An archived lesson is read by nothing; moving the file back restores it as it was."""
+        source = self.path_for(name, scope)
+        folder = self.loc.scope_dir(scope) / ARCHIVE_DIR
+        with locked(self.loc.lock_path(scope)):
+            if not (source.exists() or source.is_symlink()):
+                raise LessonNotFoundError(f"no {scope} lesson named {name!r}; see `reasonlessons list`")
+            folder.mkdir(parents=True, exist_ok=True)
+            target = folder / source.name
+            n = 1
+            while target.exists() or target.is_symlink():
+                n += 1  # an earlier lesson of the same name was archived: keep both
+                target = folder / f"{name}.{n}{LESSON_SUFFIX}"
+            try:
+                os.replace(source, target)
+            except OSError as exc:
+                raise StoreWriteError(f"cannot move {source} to {target}: {exc.strerror}") from exc
+        return target
 
     # -- helpers -----------------------------------------------------------------------------
 

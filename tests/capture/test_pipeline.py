@@ -491,6 +491,103 @@ def test_a_long_run_killed_midway_resumes_from_what_it_saved(tmp_path: Path) -> 
     assert len(again) == len({(e["session"], e["ref"]) for e in again})  # nothing added twice
 
 
+WORKFLOW = [
+    (
+        "capture-elixir",
+        ["claude-code/elixir-commit.jsonl"],
+        {"commit-gate-mix-format", "git-commit-dialyzer-loop", "test-command"},
+    ),
+    (
+        "capture-elixir",
+        ["claude-code/elixir-setup.jsonl", "claude-code/elixir-setup"],
+        {
+            "claude-code-edit-string-not-found",
+            "claude-code-read-too-large",
+            "mix-env-test-mix-ecto-migrate-after-priv-repo",
+            "mix-test-needs-mix-deps-get",
+        },
+    ),
+    (
+        "capture-go",
+        ["codex/rollout-2026-05-07T08-00-00-bbbb3333-0000-4000-8000-000000000003.jsonl"],
+        {
+            "codex-patch-context-not-found",
+            "git-default-branch-master",
+            "go-test-needs-go-mod-tidy",
+            "make-lint-return-value-of-w-write-is-not-loop",
+        },
+    ),
+    (
+        "capture-web",
+        ["claude-code/web-workdir.jsonl"],
+        {
+            "claude-code-write-before-read",
+            "git-force-add-dist",
+            "node-build-js-from-assets",
+            "test-command",
+            "typecheck-command",
+        },
+    ),
+    (
+        "capture-py",
+        ["claude-code/python-setup.jsonl", "claude-code/agent-c0de3.jsonl"],
+        {
+            "commit-gate-uv-run-ruff-check",
+            "git-default-branch-master",
+            "uv-run-alembic-upgrade-head-after-migrations",
+            "uv-sync-after-pyproject-toml",
+        },
+    ),
+    ("capture-web", ["claude-code/build-loop.jsonl"], {"npm-run-build-typeerror-cannot-read-properties"}),
+    ("capture-py", ["claude-code/quiet.jsonl"], set()),
+]
+
+
+@pytest.mark.parametrize(("repo_name", "logs", "names"), WORKFLOW, ids=lambda v: str(v)[:30])
+def test_workflow_lessons_in_four_ecosystems(
+    make_repo: Callable[[str], Path], tmp_path: Path, repo_name: str, logs: list[str], names: set[str]
+) -> None:
+    repo = make_repo(repo_name)
+    copied = []
+    for log in logs:
+        target = tmp_path / "logs" / log
+        target.parent.mkdir(parents=True, exist_ok=True)
+        (shutil.copytree if (CAPTURE / log).is_dir() else shutil.copy)(CAPTURE / log, target)
+        copied.append(target)
+    report = _run(repo, *copied)
+    assert set(_candidates(repo)) == names
+    assert report.sessions == 1  # a subagent's log is read with its session's, never on its own
+    for path in _candidates(repo).values():
+        text = path.read_text()
+        for machine in ("/home/", "/Users/", "C:\\", "/c/Users", "/tmp/", ".claude/worktrees"):
+            assert machine not in text, (path.name, machine)
+    assert _run(repo, *copied).written == []
+
+
+def test_a_tool_rule_seen_again_in_another_session_gains_evidence(
+    make_repo: Callable[[str], Path], tmp_path: Path
+) -> None:
+    repo = make_repo("capture-elixir")
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    first = logs / "first.jsonl"
+    shutil.copy(CAPTURE / "claude-code" / "elixir-setup.jsonl", first)
+    second = logs / "second.jsonl"
+    second.write_text(
+        first.read_text().replace(
+            "aaaa2222-0000-4000-8000-000000000002", "aaaa2222-0000-4000-8000-00000000000b"
+        )
+    )
+    report = _run(repo, first, second)
+    assert "claude-code-edit-string-not-found" in {i.name for i in report.updated}
+    rule = read_lesson(_candidates(repo)["claude-code-edit-string-not-found"])
+    assert {e["session"] for e in rule.meta["evidence"]} == {
+        "aaaa2222-0000-4000-8000-000000000002",
+        "aaaa2222-0000-4000-8000-00000000000b",
+    }
+    assert not [name for name in _candidates(repo) if name.endswith("-2")]
+
+
 def test_an_aider_history_at_the_root_is_captured_without_naming_it(tmp_path: Path) -> None:
     """Discovery finds `.aider.chat.history.md`; a folder named on the command line keeps it too."""
     repo = tmp_path / "textkit"

@@ -120,6 +120,14 @@ def test_every_command_prints_its_documented_shape(cli_invoke: Invoke, demo: Pat
     assert check("refresh", "--all", "--dry-run")["lessons"]
     assert check("refresh", "testing")["lessons"][0]["changes"]
     check("validate")
+    assert check("search", "vitest")
+    assert check("edit", "testing", "--keyword", "vitest", "--expires", "90d")["changed"]
+    assert check("untrigger", "testing", "vitest", "--kind", "keywords")["removed"] == ["keywords"]
+    check("add", "merge-a", "-d", "Alpha lesson", "--body", "- alpha one")
+    check("add", "merge-b", "-d", "Beta lesson", "--body", "- beta two")
+    assert check("merge", "merge-a", "merge-b", "--into", "merged")["supersedes"] == ["merge-a", "merge-b"]
+    assert check("deprecate", "merged")["by"] is None
+    assert "pruned" in check("prune", "--dry-run")
     check("install", "claude-code")
     assert check("install", "reasonix")["export"] is not None
     assert check("uninstall", "reasonix")["changed"] is True

@@ -147,6 +147,25 @@ def test_exit_prefix() -> None:
     assert parse_exit_prefix("no code here") is None
 
 
+def test_go_compile_errors_are_named_by_their_message_not_the_package_header() -> None:
+    undefined = error_signature("# example.com/x\n./main.go:12:2: undefined: config.Load")
+    assert undefined is not None
+    assert "undefined: config.Load" in undefined
+    unused = error_signature("# example.com/x/internal\ninternal/a.go:3:2: declared and not used: y")
+    assert unused is not None
+    assert "declared and not used" in unused
+    assert error_signature("ReferenceError: foo is not defined") == "ReferenceError: foo is not defined"
+
+
+def test_pytests_section_rules_are_headings_not_the_error() -> None:
+    text = (
+        "collected 5 items\n\n==================== FAILURES ====================\n"
+        "____________ test_parse_date ____________\n\n>       assert parse_date(x) == y\n"
+        "E       AssertionError: assert None == 3\n"
+    )
+    assert error_signature(text) == "E AssertionError: assert None == <n>"
+
+
 def test_an_exit_status_alone_tells_nothing() -> None:
     for text in ("exit status 127", "error: exit status 1", "[exit 2]", "Exit code 1", "signal: killed"):
         assert exit_status_only(text), text

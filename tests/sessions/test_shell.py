@@ -31,6 +31,11 @@ from reasonlessons.sessions.shell import parse
         ("git status", "git", None, None, None, "git status"),
         ("vitest --version", "vitest", None, None, None, "vitest"),
         ("npm install", "npm", None, None, None, "npm install"),
+        ("npm --prefix web test", "npm", None, "test", "test", "npm web test"),
+        ("pnpm -C web lint", "pnpm", None, "lint", "lint", "pnpm web lint"),
+        ("pnpm --filter=web test", "pnpm", None, "test", "test", "pnpm test"),
+        ("yarn workspace web test", "yarn", None, "test", "test", "yarn workspace web test"),
+        ("bundle exec rspec spec/a_spec.rb", "rspec", "bundle exec", None, "test", "bundle exec rspec"),
     ],
 )  # fmt: skip
 def test_parse_finds_the_tool_runner_and_purpose(

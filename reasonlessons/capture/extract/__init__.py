@@ -5,6 +5,7 @@ name, description, body, fingerprint, triggers, evidence and outcome, for the ga
 
     heuristic.py     the offline extractor
     failures.py      drafts from failures: commands that cannot run here, refused arguments
+    workflow.py      drafts from how work gets done: commit gates, setup, loops, git, tool rules
     fingerprints.py  which repo facts a draft depends on
     context.py       where a session ran: the repository, its cwd, its facts
     draft.py         a candidate before it is written

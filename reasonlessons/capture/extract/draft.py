@@ -12,13 +12,20 @@ from reasonlessons.constants import NAME_RE
 STRENGTH = {
     "writ": 100,
     "correction": 90,
+    "suggested-fix": 85,
+    "commit-gate": 83,
     "command-fix": 80,
+    "setup": 76,
     "tool-rule": 75,
+    "workdir-fix": 74,
     "edit-fix": 70,
+    "git-workflow": 66,
+    "loop": 63,
     "args-fix": 60,
     "repeated-failure": 50,
-    "layout": 40,
-    "verification": 30,
+    # Which command runs the tests matters more to the next agent than where new tests go.
+    "verification": 40,
+    "layout": 30,
 }
 _SLUG_DROP = re.compile(r"[^a-z0-9]+")
 _NAME_MAX = 48

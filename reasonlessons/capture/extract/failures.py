@@ -18,6 +18,7 @@ from reasonlessons.capture.reduce.observations import (
     ToolRuleSeen,
 )
 from reasonlessons.sessions import signals, toolrules
+from reasonlessons.sessions.commands import command_form
 from reasonlessons.sessions.edits import changed_region
 from reasonlessons.sessions.shell import Invocation
 
@@ -38,7 +39,8 @@ def _exit(failure: Failure) -> str:
 
 
 def _display(inv: Invocation) -> str:
-    return inv.base if inv.category else inv.text
+    """A check as it passed, flags and all (`go test ./...`); another command as it ran."""
+    return command_form(inv) if inv.category else inv.text
 
 
 def _keywords(*invocations: Invocation) -> list[str]:
@@ -125,7 +127,9 @@ def args_fix(obs: ArgsFix, place: SessionPlace) -> CandidateDraft | None:
     failed = place.clean(obs.failure.line or obs.failure.sig)
     bullets = [f"- {code(tool)}{before_text} fails: {code(failed)}."]
     lookups = [t for t in obs.via if _LISTING.search(t)]
-    worked = place.clean(" and ".join(after)) + (" (an absolute path)" if absolute else "")
+    worked = place.clean(" and ".join(after))
+    if absolute:  # the path itself is the machine's: say what kind it was, and where it ended
+        worked = f"an absolute path (here one ending in {worked.split(' ', 1)[-1]})"
     if lookups:
         bullets.append(f"- Call {code(lookups[0])} first, then retry with {worked}.")
     else:
@@ -186,10 +190,14 @@ def edit_fix(obs: EditFix, place: SessionPlace) -> CandidateDraft | None:
             changes.append(f"in `{edit.path}`: remove {code(region[0])}")
         elif region is not None:
             changes.append(f"in `{edit.path}`: {code(region[0])} → {code(region[1])}")
-    if not changes:
+    if changes:
+        how = f"- Fix it as the agent did {'; '.join(changes[:2])}; the command then passed."
+    elif inv.category == "lint":
+        how = f"- Change the code it points at (here `{obs.edits[0].path}`) and run it again; it then passed."
+    else:
         return None
     message = _message(line, err)
-    head = f"{err}: " if err else ""
+    head = f"{err}: " if err else (f"{code(command_form(inv))}: " if inv.category == "lint" else "")
     proposed = signals.suggestion(obs.failure.excerpt)
     shown = _display(inv)
     extension = obs.edits[0].path.rsplit(".", 1)[-1] if "." in obs.edits[0].path.rsplit("/", 1)[-1] else ""
@@ -203,7 +211,7 @@ def edit_fix(obs: EditFix, place: SessionPlace) -> CandidateDraft | None:
             [
                 f"- {code(shown)} fails with {code(line)}{_exit(obs.failure)}.",
                 *([f"- The output proposed the fix: {code(place.clean(proposed))}."] if proposed else []),
-                f"- Fix it as the agent did {'; '.join(changes[:2])}; the command then passed.",
+                how,
             ]
         ),
         kind="edit-fix",

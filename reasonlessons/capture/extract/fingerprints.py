@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from reasonlessons.errors import InvalidFingerprintError
 from reasonlessons.fingerprint.entry import parse_entry
 from reasonlessons.fingerprint.fields import lookup, parse_document
+from reasonlessons.sessions.commands import subcommand
 from reasonlessons.sessions.shell import Invocation
 
 if TYPE_CHECKING:
@@ -54,6 +55,8 @@ _PY_CONFIG = {
     "nox": ("noxfile.py",),
     "coverage": ("pyproject.toml#tool.coverage",),
 }
+_PY_PROJECT = ("pyproject.toml", "setup.cfg", "Pipfile", "requirements-dev.txt", "requirements.txt")
+_PY_RUNNER_FILES = {"pipenv run": ("Pipfile", "pyproject.toml")}
 _BUILD_FILES = {
     "make": ("Makefile", "makefile", "GNUmakefile"),
     "just": ("justfile", "Justfile"),
@@ -64,7 +67,31 @@ _BUILD_FILES = {
     "gradlew": ("build.gradle.kts", "build.gradle"),
     "mvn": ("pom.xml",),
     "deno": ("deno.json", "deno.jsonc"),
+    "mix": ("mix.exs",),
+    "mise": ("mise.toml", ".mise.toml"),
+    "golangci-lint": (".golangci.yml", ".golangci.yaml", ".golangci.toml", "go.mod"),
+    "rake": ("Rakefile",),
+    "bundle": ("Gemfile",),
+    "rspec": (".rspec", "Gemfile"),
+    "rubocop": (".rubocop.yml", "Gemfile"),
+    "uv": ("pyproject.toml",),
+    "poetry": ("pyproject.toml",),
+    "composer": ("composer.json",),
 }
+# Tool configs of subcommands: `mix credo` reads .credo.exs, `mix format` .formatter.exs.
+_SUBCOMMAND_FILES = {
+    ("mix", "credo"): (".credo.exs", "mix.exs"),
+    ("mix", "format"): (".formatter.exs", "mix.exs"),
+    ("mix", "dialyzer"): (".dialyzer_ignore.exs", "mix.exs"),
+    ("cargo", "clippy"): ("clippy.toml", ".clippy.toml", "Cargo.toml"),
+    ("cargo", "fmt"): ("rustfmt.toml", ".rustfmt.toml", "Cargo.toml"),
+}
+# Task runners whose config names each task: `mise run test` depends on `mise.toml#tasks.test`.
+_TASK_TABLES = {"mise": ("mise.toml", ".mise.toml"), "task": ("Taskfile.yml", "Taskfile.yaml")}
+_PACKAGE_TOOLS = frozenset({"npm", "pnpm", "yarn", "bun"})
+_INTERPRETERS = frozenset(
+    {"node", "python", "python3", "bash", "sh", "ruby", "perl", "tsx", "ts-node", "deno", "bun"}
+)
 # Import/module errors depend on how modules resolve.
 _IMPORT_WORDS = re.compile(r"\bimport|\bmodule|extension|\bESM\b|ECMAScript|require\(", re.IGNORECASE)
 _TS_IMPORT_FIELDS = (
@@ -165,6 +192,31 @@ def _prefix(inv: Invocation, base: str) -> str:
     return "/".join(parts) + "/" if parts else ""
 
 
+# Flags that point a command at a sub-project: `npm run lint -w web`, `npm --prefix web test`,
+# `pnpm -C web test`, `yarn --cwd web test`, `tsc -p web` (a directory or its tsconfig file).
+_NODE_DIR_FLAGS = frozenset({"-w", "--workspace", "--prefix", "-C", "--dir", "--cwd", "--filter", "-F"})
+_TSC_DIR_FLAGS = frozenset({"-p", "--project"})
+
+
+def _target_dir(inv: Invocation) -> str:
+    """The sub-project directory a flag of `inv` names (`web/`), or ``."""
+    flags = _TSC_DIR_FLAGS if inv.tool in ("tsc", "vue-tsc") else _NODE_DIR_FLAGS
+    if inv.tool not in ("tsc", "vue-tsc") and not inv.manager and inv.tool not in _PACKAGE_TOOLS:
+        return ""
+    argv = list(inv.argv)
+    for i, word in enumerate(argv):
+        name, eq, value = word.partition("=")
+        if name not in flags:
+            continue
+        target = value if eq else (argv[i + 1] if i + 1 < len(argv) else "")
+        target = target.strip("'\"").removeprefix("./").rstrip("/")
+        if target.endswith(".json"):  # `tsc -p web/tsconfig.app.json`: its directory
+            target = target.rpartition("/")[0]
+        if target and not target.startswith(("/", "~", "..", "-")) and "*" not in target:
+            return target + "/"
+    return ""
+
+
 def for_invocation(
     inv: Invocation, facts: RepoFacts, *, base: str = "", absent_ok: bool = False
 ) -> list[str]:
@@ -173,21 +225,54 @@ def for_invocation(
     With `absent_ok`, a script or dependency missing from an existing package.json is named too:
     a lesson born of `Missing script: lint` depends on that absence and goes stale when it ends.
     """
-    prefix = _prefix(inv, base)
+    found: list[str] = []
+    for prefix in _prefixes(_prefix(inv, base) + _target_dir(inv)):
+        found = _defining(inv, prefix, facts, absent_ok=absent_ok)
+        if found:
+            break
+    return found
+
+
+def _prefixes(prefix: str) -> list[str]:
+    """`web/app/`, `web/`, ``: where a command run in a sub-project finds its config, nearest first."""
+    parts = [p for p in prefix.split("/") if p]
+    return ["/".join(parts[:n]) + "/" if n else "" for n in range(len(parts), -1, -1)]
+
+
+def _defining(inv: Invocation, prefix: str, facts: RepoFacts, *, absent_ok: bool) -> list[str]:
+    """The facts of one directory that define how `inv` runs (see `for_invocation`)."""
     out: list[str] = []
     manifest = f"{prefix}package.json"
+    sub = subcommand(inv)
+    first = (inv.tool, sub)
+    single = True  # the first config found is the one the tool reads
     if inv.manager and inv.script:
         out.append(field_entry(manifest, "scripts", inv.script))
+        single = False
+    elif inv.tool in _TASK_TABLES and inv.script:
+        out.extend(field_entry(f"{prefix}{name}", "tasks", inv.script) for name in _TASK_TABLES[inv.tool])
+        out.extend(f"{prefix}{name}" for name in _TASK_TABLES[inv.tool])  # tasks kept elsewhere
     elif inv.tool in _NODE_TOOLS:
         package = _NODE_PACKAGES.get(inv.tool, inv.tool)
+        if inv.tool in ("tsc", "vue-tsc"):
+            out.append(f"{prefix}tsconfig.json")
         out.extend(field_entry(manifest, section, package) for section in ("devDependencies", "dependencies"))
+        single = False
     elif inv.tool in _PY_CONFIG:
         out.extend(f"{prefix}{entry}" for entry in _PY_CONFIG[inv.tool])
+        # No table of its own: the project file that installs the tool and runs it (`uv run pytest`).
+        out.extend(f"{prefix}{name}" for name in _PY_RUNNER_FILES.get(inv.runner or "", _PY_PROJECT))
+    elif first in _SUBCOMMAND_FILES:
+        out.extend(f"{prefix}{name}" for name in _SUBCOMMAND_FILES[first])
     elif inv.tool in _BUILD_FILES:
         out.extend(f"{prefix}{name}" for name in _BUILD_FILES[inv.tool])
+    elif inv.tool in _INTERPRETERS and sub and "." in sub.rsplit("/", 1)[-1] and ".." not in sub:
+        out.append(f"{prefix}{sub.removeprefix('./')}")  # `node build.js`: the script is the fact
     present = [entry for entry in out if facts.exists(entry)]
-    if inv.tool in _BUILD_FILES or inv.tool in _PY_CONFIG:
-        present = present[:1]  # the first config found is the one the tool reads
+    if single:
+        present = present[:1]
+    elif inv.tool in ("tsc", "vue-tsc"):
+        present = present[:2]
     elif not present and absent_ok and out and facts.is_file(manifest):
         present = out[:1]
     return present

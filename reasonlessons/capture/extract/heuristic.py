@@ -12,29 +12,39 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from reasonlessons.capture.extract import failures
+from reasonlessons.capture.extract import failures, workflow
 from reasonlessons.capture.extract import fingerprints as fpi
 from reasonlessons.capture.extract.context import SessionPlace
 from reasonlessons.capture.extract.draft import CandidateDraft, code, command_pattern, one_line, slug
 from reasonlessons.capture.reduce.observations import (
     ArgsFix,
     CommandFix,
+    CommitGate,
     Correction,
     CreatedFiles,
     EditFix,
+    GitFact,
+    Loop,
     RepeatedFailure,
     SessionObservations,
+    SetupStep,
+    Step,
+    SuggestedFix,
+    ToolRule,
     ToolRuleSeen,
     Verification,
+    WorkdirFix,
     Writ,
 )
 from reasonlessons.fingerprint.kinds import kind_of
+from reasonlessons.sessions import signals
+from reasonlessons.sessions.commands import narrows
 from reasonlessons.sessions.shell import CATEGORY_VERBS, parse
 
 # Running the default command of an ecosystem plainly is no news: such verifications only add
 # evidence to an existing lesson, they never make a new one.
 _PLAIN_TOOLS = frozenset(
-    {"pytest", "cargo", "go", "make", "tox", "nox", "mvn", "gradle", "dotnet", "bun", "deno"}
+    {"pytest", "cargo", "go", "make", "tox", "nox", "mvn", "gradle", "dotnet", "bun", "deno", "mix"}
 )
 _TEST_DIRS = ("tests", "test", "__tests__", "spec", "specs", "testing")
 _CODE_SPAN = re.compile(r"`([^`\n]{1,200})`")
@@ -48,15 +58,39 @@ _PROGRAM = re.compile(r"^[A-Za-z][\w.+-]*$")
 def extract(session: SessionObservations, place: SessionPlace) -> list[CandidateDraft]:
     """Drafts for one session's observations, strongest first (not yet gated or de-duplicated)."""
     drafts: list[CandidateDraft] = []
+    checks = _checks(session)
     for item in session.items:
-        builder = _BUILDERS.get(type(item))
-        draft = builder(item, place) if builder is not None else None
+        if isinstance(item, Loop):
+            draft = workflow.loop(item, place, _remedy(item, checks))
+        else:
+            builder = _BUILDERS.get(type(item))
+            draft = builder(item, place) if builder is not None else None
         if draft is not None:
             drafts.append(draft)
     best_verifications = _best_verifications([i for i in session.items if isinstance(i, Verification)])
     drafts.extend(d for v in best_verifications if (d := verification(v, place)) is not None)
     drafts.sort(key=lambda d: -d.strength)
     return drafts
+
+
+def _checks(session: SessionObservations) -> list[Step]:
+    """The checks that passed in a session, as steps a lesson can name (a loop's remedy)."""
+    steps = [Step(v.form or v.invocation.base, v.invocation, v.refs[-1]) for v in session.items
+             if isinstance(v, Verification) and v.refs]  # fmt: skip
+    for item in session.items:
+        if isinstance(item, CommitGate):
+            steps.extend(item.steps)
+    return steps
+
+
+def _remedy(item: Loop, checks: list[Step]) -> Step | None:
+    """The check that runs what a loop's failure named (`[DIALYZER]` and `mix dialyzer`)."""
+    names = [n.lower() for n in signals.check_names(item.failure.excerpt)]
+    for name in names:
+        for step in checks:
+            if any(name == w.lower() or len(name) > 3 and name in w.lower() for w in step.form.split()):
+                return step
+    return None
 
 
 def _best_verifications(items: list[Verification]) -> list[Verification]:
@@ -73,9 +107,13 @@ def verification(obs: Verification, place: SessionPlace) -> CandidateDraft | Non
     inv = obs.invocation
     if inv.category is None:
         return None
-    shown = inv.base
+    shown = obs.form or inv.base  # the flags it passed with: `npx tsc --noEmit --skipLibCheck`
     bare = shown.split(" ", 1)[1] if inv.runner == "npx" and " " in shown else shown
-    script = fpi.script_running(bare, place.facts, base=place.base) if inv.manager is None else None
+    script = None
+    if inv.manager is None:
+        script = fpi.script_running(bare, place.facts, base=place.base) or fpi.script_running(
+            inv.base.split(" ", 1)[1] if inv.runner == "npx" else inv.base, place.facts, base=place.base
+        )
     value = fpi.script_value(inv, place.facts, base=place.base)
     bullets = [f"- {CATEGORY_VERBS[inv.category]} with {code(shown)}; it passed in this session."]
     definition = fpi.for_invocation(inv, place.facts, base=place.base)
@@ -84,21 +122,28 @@ def verification(obs: Verification, place: SessionPlace) -> CandidateDraft | Non
         definition = fpi.merge([fpi.field_entry(f"{place.base}package.json", "scripts", script)], definition)
     elif value:
         bullets.append(f"- The `{inv.script}` script of package.json is {code(value)}.")
-    if inv.workdir:
-        bullets.append(f"- Run it from `{inv.workdir}`.")
-    single = next((e for e in obs.examples if e != inv.text and parse(e) and len(e) <= 100), None)
+    where = place.directory(inv.workdir)
+    if where:
+        bullets.append(f"- Run it from `{where}` (relative to the repository root).")
+    single = next(
+        (e for e in obs.examples if (p := parse(e)) is not None and narrows(p) and len(e) <= 100), None
+    )
     if single and len(bullets) < 3:
         bullets.append(f"- A narrower run looked like {code(single)}.")
+    # Running the default command of an ecosystem plainly is no news (`npm test` is every Node
+    # project's entry point), except for the tool that runs the tests elsewhere: `mix test`,
+    # `go test ./...` or `pytest` is the first thing an agent needs to know about a repository.
     plain = (
         inv.runner is None
         and inv.workdir is None
         and not inv.env
-        and (inv.manager is not None or inv.tool in _PLAIN_TOOLS)
+        and (inv.manager is not None or inv.tool in _PLAIN_TOOLS and inv.category != "test")
     )
     suffix = f" (package.json `{script}` script)" if script else ""
+    place_suffix = f" in `{where}`" if where else ""
     return CandidateDraft(
         name=f"{inv.category}-command",
-        description=one_line(f"{CATEGORY_VERBS[inv.category]} with {code(shown)}{suffix}"),
+        description=one_line(f"{CATEGORY_VERBS[inv.category]} with {code(shown)}{place_suffix}{suffix}"),
         body="\n".join(bullets[:3]),
         kind="verification",
         fingerprint=definition,
@@ -111,7 +156,7 @@ def verification(obs: Verification, place: SessionPlace) -> CandidateDraft | Non
         evidence=place.evidence(*obs.refs),
         outcome="success",
         tags=[inv.category],
-        claims=[shown],
+        claims=[inv.base],
         update_only=plain,
     )
 
@@ -258,4 +303,10 @@ _BUILDERS: dict[type[Any], Callable[[Any, SessionPlace], CandidateDraft | None]]
     CreatedFiles: layout,
     Writ: writ,
     Correction: correction,
+    CommitGate: workflow.commit_gate,
+    SuggestedFix: workflow.suggested_fix,
+    ToolRule: workflow.tool_rule,
+    SetupStep: workflow.setup_step,
+    GitFact: workflow.git_fact,
+    WorkdirFix: workflow.workdir_fix,
 }

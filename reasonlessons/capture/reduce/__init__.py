@@ -6,6 +6,11 @@ repeated failures, verifications, created files, writs and corrections, in bound
     reducer.py       the reducer: deterministic, offline, bounded
     observations.py  what it noticed, small and ready for the extractor
     pairing.py       when a later call fixes an earlier failure
+    commits.py       commit gates: what must run before `git commit` is accepted
+    retries.py       loops (the same failure again and again) and fixes an error message named
+    setup.py         setup steps: what had to run after a change before the tests passed
+    gitfacts.py      git workflow facts: ignored-but-tracked files, the default branch
+    toolrules.py     refusals by an agent's own tools that teach a rule for that agent
     messages.py      lessons stated in words: `/lesson` writs and user corrections
 """
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from reasonlessons.sessions.edits import Edit
 from reasonlessons.sessions.shell import Invocation
-from reasonlessons.sessions.toolrules import ToolRule
+from reasonlessons.sessions.toolrules import ToolRule as AgentToolRule
 
 
 @dataclass(frozen=True)
@@ -19,6 +19,7 @@ class Call:
     ref: str
     invocation: Invocation | None = None
     args: tuple[tuple[str, str], ...] = ()  # short string arguments of non-shell tools
+    command: str = ""  # the whole command line of a shell call (capped), `cd x && a && b`
 
 
 @dataclass(frozen=True)
@@ -37,12 +38,14 @@ class Failure:
 
 @dataclass(frozen=True)
 class Verification:
-    """A test/build/lint/typecheck command that passed; `examples` are the exact lines run."""
+    """A test/build/lint/typecheck command that passed; `examples` are the exact lines run, `form`
+    the command with the flags it passed with most often (commands.command_form)."""
 
     invocation: Invocation
     count: int
     refs: tuple[str, ...]
     examples: tuple[str, ...] = ()
+    form: str = ""
 
 
 @dataclass(frozen=True)
@@ -89,7 +92,7 @@ class ToolRuleSeen:
     """The agent's own tool layer refused calls for a reason that is a rule of that agent
     (sessions/toolrules.py): how often, what was refused, and what worked afterwards."""
 
-    rule: ToolRule
+    rule: AgentToolRule
     path: str | None  # the file, for rules learned one file at a time
     count: int
     longest: int  # the longest run of refusals in a row
@@ -124,6 +127,98 @@ class Correction:
     ref: str
 
 
+@dataclass(frozen=True)
+class Step:
+    """A command that ran in a workflow observation: its form for a lesson, where, and its log line."""
+
+    form: str  # commands.command_form: `mix credo --strict`
+    invocation: Invocation
+    ref: str
+
+
+@dataclass(frozen=True)
+class SuggestedFix:
+    """A command failed with a message naming another command (`Run 'mix format' to fix`); the agent
+    ran it and the failed command then passed. Or the named command does the failed one's job
+    (`Use bun instead (e.g. 'bun test')` after `npm test`) and passed in its place: `replaces`."""
+
+    failure: Failure
+    suggestion: str  # as the message put it
+    fix: Step
+    rerun_ref: str
+    replaces: bool = False
+
+
+@dataclass(frozen=True)
+class CommitGate:
+    """`git commit` was rejected by a check (a hook, a pre-commit validation) until other commands
+    ran; or the same checks ran before every commit. `steps` are those commands, in order."""
+
+    steps: tuple[Step, ...]
+    rejections: tuple[Failure, ...] = ()  # the first few rejections, each with its telling line
+    rejected: int = 0  # how many commits were rejected in all
+    accepted_refs: tuple[str, ...] = ()
+    routine: tuple[str, ...] = ()  # forms that ran before every (or most) accepted commits
+    commits: int = 0
+
+
+@dataclass(frozen=True)
+class Loop:
+    """The same call failed the same way three or more times (a loop), fixed in the end or not."""
+
+    failure: Failure
+    subject: str  # what was retried: `git commit`, `npm run build`, or a tool
+    count: int
+    refs: tuple[str, ...]
+    resolved: bool = False
+    bypass: tuple[str, ...] = ()  # flags tried to get past a check, e.g. `--no-verify`
+
+
+@dataclass(frozen=True)
+class ToolRule:
+    """The agent's own harness refused a call for a reason that holds in every repository."""
+
+    agent: str
+    rule: str  # an id of toolrules.RULES
+    tool: str
+    count: int
+    refs: tuple[str, ...]
+    detail: str = ""  # e.g. the token limit the message named
+
+
+@dataclass(frozen=True)
+class SetupStep:
+    """A command that prepared the project (dependencies, migrations, generated code) had to run
+    after a change before the tests (or build) passed: `after changing X, run Y`."""
+
+    kind: str  # deps | migrate | codegen
+    step: Step
+    trigger: str  # the changed file or directory (`mix.exs`, `priv/repo/migrations/`), or a command
+    trigger_is_command: bool
+    check: Step  # the test or build command that then passed
+    failed_before: Failure | None = None
+
+
+@dataclass(frozen=True)
+class GitFact:
+    """A fact about how git is used in this repository, learned from a refusal and what worked."""
+
+    kind: str  # force-add | default-branch
+    subject: str  # the ignored directory, or the default branch
+    detail: str  # the tracked file staged with -f, or the branch that does not exist
+    failure: Failure
+    fix: Step
+
+
+@dataclass(frozen=True)
+class WorkdirFix:
+    """The same command failed in one directory and passed in another: where it must run."""
+
+    failure: Failure
+    fix: Step
+    workdir: str  # repository-relative, '' for the root
+
+
 Observation = (
     Verification
     | CommandFix
@@ -134,6 +229,13 @@ Observation = (
     | CreatedFiles
     | Writ
     | Correction
+    | SuggestedFix
+    | CommitGate
+    | Loop
+    | ToolRule
+    | SetupStep
+    | GitFact
+    | WorkdirFix
 )
 
 

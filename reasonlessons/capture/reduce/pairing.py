@@ -43,6 +43,14 @@ def command_fix(failure: Failure, call: Call, calls_since: int) -> bool:
     return failed.tool == fix.tool or _jaccard(_stems(failed), _stems(fix)) >= 0.5
 
 
+def workdir_fix(failure: Failure, call: Call) -> bool:
+    """The same command, failed in one directory, passed in another: it must run there."""
+    failed, fix = failure.call.invocation, call.invocation
+    if failed is None or fix is None or failed.workdir == fix.workdir or failed.argv != fix.argv:
+        return False
+    return fix.workdir is not None and failed.tool not in _EXPLORATION and failure.error_kind != "permission"
+
+
 def args_fix(failure: Failure, call: Call, calls_since: int) -> bool:
     """A non-file tool refused with a stated rule, then the same tool worked with other arguments."""
     return (
@@ -71,7 +79,9 @@ def convention(failure: Failure) -> bool:
         return False
     if coded and category != "test" and signals.suggestion(failure.excerpt):
         return True  # a compiler error that names its fix (`help: consider importing ...`)
-    return signals.states_rule(line) or (category == "lint" and coded)
+    # A linter's finding is the repository's convention, coded or not (`mix credo --strict`:
+    # "Nested modules could be aliased at the top of the invoking module").
+    return signals.states_rule(line) or category == "lint"
 
 
 def _changes_how_it_runs(failed: Invocation, fix: Invocation) -> bool:

@@ -8,10 +8,13 @@ log costs the same memory as a kilobyte.
 
 from __future__ import annotations
 
+import re
 from collections import OrderedDict, deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from reasonlessons.capture.reduce import messages, pairing
+from reasonlessons.capture.reduce.commits import CommitTracker, bypass_flags
+from reasonlessons.capture.reduce.gitfacts import GitTracker
 from reasonlessons.capture.reduce.observations import (
     ArgsFix,
     Call,
@@ -22,18 +25,26 @@ from reasonlessons.capture.reduce.observations import (
     Failure,
     RepeatedFailure,
     SessionObservations,
+    Step,
     ToolRuleSeen,
     Verification,
+    WorkdirFix,
     Writ,
 )
+from reasonlessons.capture.reduce.retries import LoopTracker, SuggestionTracker, subject
+from reasonlessons.capture.reduce.setup import SetupTracker
+from reasonlessons.capture.reduce.toolrules import ToolRuleTracker
 from reasonlessons.safety.redact import redact
 from reasonlessons.sessions import signals, toolrules
+from reasonlessons.sessions.commands import command_form, segments, subcommand
 from reasonlessons.sessions.edits import Edit, Move, changed_region, file_edits, relative, shell_moves
+from reasonlessons.sessions.errorsig import error_signature
 from reasonlessons.sessions.events import Event
 from reasonlessons.sessions.shell import Invocation, parse
 
 _OPEN_MAX = 16
 _PENDING_MAX = 64
+_RUNNING_MAX = 16
 _STATS_MAX = 256
 _VERIFY_MAX = 32
 _CREATED_MAX = 500
@@ -45,6 +56,27 @@ _TOLD_MAX = 64
 _RULES_MAX = 32
 _TOLD_TEXT = 16 * 1024
 _SCALARS = (str, int, float, bool)
+_COMMAND_CAP = 4000
+
+
+def _unreverted(edits: list[Edit]) -> list[Edit]:
+    """Edits without those a later edit undid (a change tried and taken back is no fix)."""
+    kept: list[Edit] = []
+    for edit in edits:
+        undone = next(
+            (k for k in kept if k.path == edit.path and k.before == edit.after and k.after == edit.before),
+            None,
+        )
+        if undone is not None and edit.before is not None:
+            kept.remove(undone)
+        else:
+            kept.append(edit)
+    return kept
+
+
+def _shell_key(inv: Invocation) -> str:
+    """What a shell call asked, for telling retries apart: the command and where it ran."""
+    return f"shell:{inv.workdir}:{inv.text}" if inv.workdir else f"shell:{inv.text}"
 
 
 @dataclass(eq=False)  # compared by identity: `deque.remove` must not compare failures field by field
@@ -87,6 +119,7 @@ class SessionReducer:
         self.obs = SessionObservations(agent=agent, session_id=session_id)
         self._root = root
         self._pending: OrderedDict[str, Call] = OrderedDict()
+        self._running: dict[str, Call] = {}  # commands whose first result said "still running"
         self._edits_of: dict[str, list[Edit]] = {}
         self._moves_of: dict[str, list[Move]] = {}
         self._open: deque[_Open] = deque(maxlen=_OPEN_MAX)
@@ -94,6 +127,7 @@ class SessionReducer:
         self._recent: deque[tuple[int, str]] = deque(maxlen=8)  # (call number, tool) of recent calls
         self._stats: OrderedDict[str, _Stat] = OrderedDict()
         self._verified: OrderedDict[str, Verification] = OrderedDict()
+        self._forms: dict[str, dict[str, int]] = {}  # verification key -> command form -> passes
         self._created: OrderedDict[str, str] = OrderedDict()
         self._touched: set[str] = set()
         self._last_key: str | None = None
@@ -101,7 +135,16 @@ class SessionReducer:
         self._verify_ok: bool | None = None
         self._messages = 0
         self._told: dict[tuple[str, str, int | None, str | None], tuple[str | None, bool]] = {}
-        self._rules: dict[tuple[str, str | None], _RuleStat] = {}
+        # Workflow observations (docs/capture.md#observations): commits, retries, setup, git, tools.
+        self._commits = CommitTracker()
+        self._loops = LoopTracker()
+        self._suggested = SuggestionTracker()
+        self._setup = SetupTracker()
+        self._git = GitTracker()
+        self._rules = ToolRuleTracker(agent)
+        self._workdir_fixes: list[WorkdirFix] = []
+        # Aider's tool rules (sessions/toolrules.py), counted per rule and file.
+        self._rule_stats: dict[tuple[str, str | None], _RuleStat] = {}
 
     # -- feeding -----------------------------------------------------------------------------
 
@@ -130,10 +173,14 @@ class SessionReducer:
         args = event.tool_args or {}
         invocation: Invocation | None = None
         short: tuple[tuple[str, str], ...] = ()
+        command = ""
         if tool == "shell":
-            command = args.get("command")
-            invocation = parse(command) if isinstance(command, str) else None
-            key = f"shell:{invocation.text if invocation else command}"
+            raw = args.get("command")
+            command = raw[:_COMMAND_CAP] if isinstance(raw, str) else ""
+            invocation = parse(raw) if isinstance(raw, str) else None
+            if invocation is not None:
+                invocation = self._placed(invocation, args.get("workdir"), event.cwd)
+            key = _shell_key(invocation) if invocation is not None else f"shell:{raw}"
         else:
             short = tuple(
                 (str(k), v if isinstance(v, str) else repr(v))
@@ -141,7 +188,7 @@ class SessionReducer:
                 if isinstance(v, _SCALARS) and len(str(v)) <= _ARG_CAP
             )
             key = f"{tool}:{short!r}"
-        call = Call(event.seq, tool, key, event.raw_ref, invocation, short)
+        call = Call(event.seq, tool, key, event.raw_ref, invocation, short, command)
         call_id = event.call_id or f"#{event.seq}"
         self._pending[call_id] = call
         if len(self._pending) > _PENDING_MAX:
@@ -154,9 +201,28 @@ class SessionReducer:
             if moves:
                 self._moves_of[call_id] = moves
 
+    def _placed(self, inv: Invocation, workdir: object, cwd: str | None) -> Invocation:
+        """`inv` with the directory it ran in, relative to where the session started: a leading
+        `cd X &&`, the call's `workdir` argument (Codex), or the shell's cwd when it moved."""
+        start = self.obs.cwd
+        here = workdir if isinstance(workdir, str) and workdir else cwd
+        moved = relative(here, (start,)) if here and start and here != start else None
+        where = inv.workdir
+        if where and (where.startswith(("/", "~")) or re.match(r"^[A-Za-z]:[\\/]", where)):
+            where = relative(where, self._bases()) if start else None
+            if where is None:
+                return replace(inv, workdir=None)
+        if moved and where:
+            where = f"{moved}/{where}"
+        elif moved:
+            where = moved
+        return inv if where == inv.workdir else replace(inv, workdir=where)
+
     def _match(self, event: Event) -> tuple[str, Call] | None:
         if event.call_id and event.call_id in self._pending:
             return event.call_id, self._pending.pop(event.call_id)
+        if event.call_id and event.call_id in self._running:
+            return event.call_id, self._running.pop(event.call_id)
         for call_id, call in self._pending.items():
             if event.call_id is None and (event.tool_name is None or call.tool == event.tool_name):
                 del self._pending[call_id]
@@ -170,26 +236,77 @@ class SessionReducer:
         call_id, call = found
         edits = self._edits_of.pop(call_id, [])
         moves = self._moves_of.pop(call_id, [])
-        if event.is_error:
-            self._failed(call, event)
+        masked = self._masked(call, event) if event.is_error is False else None
+        if event.is_error or masked is not None:
+            failure = self._failed(call, event, masked)
+            if call.tool != "shell":
+                self._rules.refused(call.tool, event.text, event.raw_ref)
+            if failure is not None:
+                self._flow_failed(call, failure)
         elif event.is_error is False:
             self._succeeded(call, event)
-            if self._rules and edits:
+            if self._rule_stats and edits:
                 self._rule_kept(call, edits)
             self._apply(edits)
             self._move(moves)
+            self._flow_succeeded(call, event.text)
+        elif call.tool == "shell" and event.call_id:
+            self._running[event.call_id] = call  # still running: its outcome comes in a later result
+            if len(self._running) > _RUNNING_MAX:
+                self._running.pop(next(iter(self._running)))
+        elif call.tool != "shell" and self._rules.refused(call.tool, event.text, event.raw_ref):
+            pass  # unknown outcome, but the text is a refusal (e.g. Codex `apply_patch`)
         elif edits:
             self._apply(edits)  # unknown outcome (e.g. Codex patches): the change most likely happened
+            self._rules.worked(call.tool)
         self._calls += 1
         self._recent.append((self._calls, call.tool))
         self._last_key, self._last_failed = call.key, bool(event.is_error)
 
-    def _failed(self, call: Call, event: Event) -> None:
-        sig = event.error_sig or (f"exit {event.exit_code}" if event.exit_code else None)
-        if not sig:
+    def _flow_failed(self, call: Call, failure: Failure) -> None:
+        parts = segments(call.command) if call.command else ()
+        what = subject(call, parts)
+        self._loops.failed(call, failure, what, bypass_flags(parts))
+        if call.tool != "shell":
             return
+        if not self._commits.failed(failure, parts, self._calls):
+            self._suggested.failed(failure, what, self._calls)
+        self._setup.failed(failure, parts, self._calls)
+        self._git.failed(failure, parts)
+
+    def _flow_succeeded(self, call: Call, output: str | None = None) -> None:
+        if call.tool != "shell":
+            self._rules.worked(call.tool)
+            self._loops.succeeded(call.key)
+            return
+        parts = segments(call.command) if call.command else ()
+        what = subject(call, parts)
+        self._loops.succeeded(what)
+        self._commits.succeeded(call, parts, self._calls)
+        self._suggested.succeeded(call, parts, what, self._calls)
+        self._setup.succeeded(call, parts, self._calls)
+        self._git.succeeded(call, parts, output)
+
+    def _masked(self, call: Call, event: Event) -> str | None:
+        """The failure line of a check whose exit code a pipe hid (`mix test | tail -5`)."""
+        inv = call.invocation
+        if inv is None or inv.category is None or "|" not in call.command and ";" not in call.command:
+            return None
+        return signals.masked_failure(call.command, inv.category, event.text)
+
+    def _failed(self, call: Call, event: Event, masked: str | None = None) -> Failure | None:
+        sig = event.error_sig or (f"exit {event.exit_code}" if event.exit_code else None)
+        if masked is not None:
+            sig = error_signature(masked)
+        if not sig:
+            return None
         text = event.text or ""
-        line, invocation = self._tell(text, sig, event.exit_code, event.error_kind)
+        call = self._attributed(call, text)
+        line: str | None
+        if masked is not None:
+            line, invocation = masked, False
+        else:
+            line, invocation = self._tell(text, sig, event.exit_code, event.error_kind)
         if event.error_kind in ("harness", "tool"):
             rule = toolrules.match(self.obs.agent, call.tool, text, dict(call.args))
             if rule is not None:
@@ -200,8 +317,8 @@ class SessionReducer:
             ref=event.raw_ref,
             line=line,
             exit_code=event.exit_code,
-            error_kind=event.error_kind,
-            excerpt=text[:_EXCERPT],
+            error_kind=event.error_kind or ("exit" if masked is not None else None),
+            excerpt=text[:_EXCERPT] if masked is None else text[-_EXCERPT:],
             invocation=invocation,
         )
         stat = self._stats.pop(call.key, None) or _Stat()
@@ -216,6 +333,26 @@ class SessionReducer:
         self._open.append(_Open(failure, self._calls))
         if call.invocation is not None and call.invocation.category:
             self._verify_ok = False
+        return failure
+
+    def _attributed(self, call: Call, text: str) -> Call:
+        """`a && b` failed: the check whose name the output mentions failed (else the last one)."""
+        if call.invocation is None or "&&" not in call.command:
+            return call
+        checks = [inv for inv in segments(call.command) if inv.category]
+        if len(checks) < 2:
+            return call
+        head = text[:4000].lower()
+        best = max(
+            reversed(checks),
+            key=lambda inv: sum(w.lower() in head for w in (inv.tool, subcommand(inv)) if w and len(w) > 2),
+        )
+        if best.text == call.invocation.text:
+            return call
+        placed = self._placed(best, None, None) if best.workdir else best
+        if call.invocation.workdir and not best.workdir:
+            placed = replace(best, workdir=call.invocation.workdir)
+        return replace(call, invocation=placed, key=_shell_key(placed))
 
     def _tell(
         self, text: str, sig: str, exit_code: int | None, error_kind: str | None
@@ -239,14 +376,26 @@ class SessionReducer:
             self._told[key] = line, invocation
         return line, invocation
 
+    def _passed(self, call: Call) -> list[Invocation]:
+        """Every command of a call that passed: all of an `a && b` chain, else the one it is about."""
+        inv = call.invocation
+        if inv is None:
+            return []
+        if "&&" not in call.command or "||" in call.command or ";" in call.command:
+            return [inv]
+        parts = [self._placed(p, None, None) if p.workdir else p for p in segments(call.command)]
+        if inv.workdir:
+            parts = [p if p.workdir else replace(p, workdir=inv.workdir) for p in parts]
+        return parts or [inv]
+
     def _rule_broken(self, rule: toolrules.ToolRule, call: Call, text: str, line: str, ref: str) -> None:
         path = relative(dict(call.args).get("file_path", ""), self._bases()) if rule.per_file else None
         key = (rule.key, path)
-        stat = self._rules.get(key)
+        stat = self._rule_stats.get(key)
         if stat is None:
-            if len(self._rules) >= _RULES_MAX:
+            if len(self._rule_stats) >= _RULES_MAX:
                 return
-            stat = self._rules[key] = _RuleStat(rule, path, line.strip().lstrip("# ")[:_EXCERPT])
+            stat = self._rule_stats[key] = _RuleStat(rule, path, line.strip().lstrip("# ")[:_EXCERPT])
         stat.count += 1
         stat.streak += 1
         stat.longest = max(stat.longest, stat.streak)
@@ -260,7 +409,7 @@ class SessionReducer:
         """An edit that applied after refused ones: the streak ends, and what matched is kept."""
         bases = self._bases()
         for edit in edits:
-            for stat in self._rules.values():
+            for stat in self._rule_stats.values():
                 if stat.path is None or call.tool not in stat.rule.tools:
                     continue
                 if relative(edit.path, bases) != stat.path:
@@ -271,22 +420,46 @@ class SessionReducer:
 
     def _succeeded(self, call: Call, event: Event) -> None:
         inv = call.invocation
-        if call.key in self._stats:
-            self._stats[call.key].resolved = True
-        if inv is not None and inv.category:
+        passed = self._passed(call)
+        keys = {call.key, *(_shell_key(p) for p in passed)}
+        for key in keys:  # not `keys & self._stats.keys()`: that walks all 256 failing calls
+            stat = self._stats.get(key)
+            if stat is not None:
+                stat.resolved = True
+        checks = [p for p in passed if p.category]
+        if checks:
             self._verify_ok = True
-            self._verification(inv, event.raw_ref)
-        key, calls = call.key, self._calls
+        for check in checks:
+            self._verification(check, event.raw_ref)
+        calls = self._calls
+        bases = {p.base for p in checks if p.category in ("lint", "typecheck")}
         for item in list(reversed(self._open)):
             failure = item.failure
-            if failure.call.key == key:
+            same = failure.call.key in keys
+            if (
+                same
+                or bases
+                and item.edits
+                and (failed := failure.call.invocation) is not None
+                and failed.base in bases
+            ):
                 self._open.remove(item)
                 if inv is not None and item.edits:
                     self._edit_fix(item, event.raw_ref)
+                elif not same:
+                    self._resolve(failure)
                 continue  # an older failure of another command may be what this one fixes
             since = calls - item.opened_at
             if since > _FIX_REACH:
                 continue  # too long ago for a fix of either kind (the pairing windows)
+            if pairing.workdir_fix(failure, call):
+                assert inv is not None
+                self._workdir_fixes.append(
+                    WorkdirFix(failure, Step(command_form(inv), inv, event.raw_ref), inv.workdir or "")
+                )
+                self._open.remove(item)
+                self._resolve(failure)
+                break
             if inv is not None:
                 if failure.call.invocation is None or not pairing.command_fix(failure, call, since):
                     continue
@@ -310,11 +483,17 @@ class SessionReducer:
         self._resolve(failure)
         if failure.invocation or not pairing.convention(failure):
             return
-        edits = [e for e in item.edits if changed_region(e.before, e.after) is not None]
+        kept = _unreverted(item.edits)
+        edits = [e for e in kept if changed_region(e.before, e.after) is not None]
         named = [e for e in edits if e.path.rsplit("/", 1)[-1] in failure.excerpt]
-        edits = named or edits
-        if 1 <= len(edits) <= 3:
+        if named and len(named) <= 6:
+            self._add(EditFix(failure, tuple(named[:3]), rerun_ref))
+        elif 1 <= len(edits) <= 3:
             self._add(EditFix(failure, tuple(edits), rerun_ref))
+        elif kept and failure.call.invocation is not None and failure.call.invocation.category == "lint":
+            # A linter's finding fixed by changes too tangled to quote: the finding is the lesson.
+            touched = [e for e in kept if e.path.rsplit("/", 1)[-1] in failure.excerpt] or kept
+            self._add(EditFix(failure, (Edit(touched[0].path, ref=touched[0].ref),), rerun_ref))
 
     def _resolve(self, failure: Failure) -> None:
         stat = self._stats.get(failure.call.key)
@@ -332,7 +511,12 @@ class SessionReducer:
         refs = old.refs if old else ()
         if len(refs) < 3:
             refs = (*refs, ref)
-        self._verified[key] = Verification(inv, (old.count if old else 0) + 1, refs, examples)
+        forms = self._forms.setdefault(key, {})
+        form = command_form(inv)
+        if form in forms or len(forms) < 8:
+            forms[form] = forms.pop(form, 0) + 1  # re-inserted: the latest wins a tie
+        shown = max(reversed(forms), key=forms.__getitem__)
+        self._verified[key] = Verification(inv, (old.count if old else 0) + 1, refs, examples, shown)
 
     def _apply(self, edits: list[Edit]) -> None:
         if not edits:
@@ -345,6 +529,7 @@ class SessionReducer:
             if edit.created and path not in self._touched and len(self._created) < _CREATED_MAX:
                 self._created.setdefault(path, edit.ref)
             self._touched.add(path)
+            self._setup.edited(path, self._calls)
             moved = Edit(path, edit.before, edit.after, edit.created, edit.ref)
             for item in self._open:
                 if len(item.edits) < 6:
@@ -388,7 +573,7 @@ class SessionReducer:
         unresolved = [s for s in self._stats.values() if not s.resolved and s.last is not None]
         obs.successful = self._verify_ok is True or (self._verify_ok is None and not unresolved)
         obs.items.extend(self._verified.values())
-        for rule in self._rules.values():
+        for rule in self._rule_stats.values():
             obs.items.append(
                 ToolRuleSeen(
                     rule.rule,
@@ -406,6 +591,19 @@ class SessionReducer:
             assert failure is not None
             if (stat.streak >= 2 or stat.count >= 3) and failure.invocation:
                 obs.items.append(RepeatedFailure(failure, stat.count, stat.streak, tuple(stat.refs)))
+        covered = {
+            item.failure.call.key
+            for item in obs.items
+            if isinstance(item, RepeatedFailure | CommandFix | EditFix)
+        }
+        gate = self._commits.finish()
+        obs.items.extend([gate] if gate is not None else [])
+        obs.items.extend(self._loops.finish(covered))
+        obs.items.extend(self._suggested.found[:4])
+        obs.items.extend(self._rules.finish())
+        obs.items.extend(self._setup.found[:4])
+        obs.items.extend(self._git.found[:4])
+        obs.items.extend(self._workdir_fixes[:4])
         if obs.successful and self._created:
             paths = tuple(self._created)[:50]
             refs = tuple(dict.fromkeys(self._created[p] for p in paths))[:3]

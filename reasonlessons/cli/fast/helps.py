@@ -82,8 +82,38 @@ HELPS = {
         ("reasonlessons rm testing",),
         f"0 removed; 1 no such lesson; {_USAGE}",
     ),
+    "prune": Help(
+        "Archive expired, deactivated, long-stale, dead, duplicate, unused lessons.",
+        ("reasonlessons prune --dry-run", "reasonlessons prune --scope all --unused-after 60d"),
+        f"0 done (also: nothing to prune); 1 error; {_REPO}",
+    ),
+    "search": Help(
+        "Find lessons whose name, description, body or triggers hold the words.",
+        ('reasonlessons search "vitest watch" --json',),
+        f"0 searched (also: no match); 1 error; {_REPO}",
+    ),
+    "deprecate": Help(
+        "Mark a lesson deprecated, optionally naming the lesson that replaces it.",
+        ("reasonlessons deprecate old-test-runner --by test-runner",),
+        f"0 deprecated; 1 no such lesson; {_USAGE}",
+    ),
+    "merge": Help(
+        "Combine two lessons into one; the old names become its supersedes.",
+        ("reasonlessons merge vitest-runner test-command --into testing",),
+        f"0 merged; 1 no such lesson, or the new name is taken; {_USAGE}",
+    ),
+    "untrigger": Help(
+        "Remove one trigger (glob, command pattern or keyword) from a lesson.",
+        ("reasonlessons untrigger testing 'lib/**' --kind files",),
+        f"0 removed; 1 no such lesson; {_USAGE} (also: the lesson has no such trigger)",
+    ),
+    "edit": Help(
+        "Change a lesson in place: text, fingerprint, triggers, task types, expiry.",
+        ("reasonlessons edit testing --keyword vitest --expires 90d",),
+        f"0 edited (also: nothing to change); 1 no such lesson, or it would duplicate another; {_USAGE}",
+    ),
     "validate": Help(
-        "Check every lesson file: schema, names, fingerprint entries, duplicates.",
+        "Check every lesson and lint the library; each finding has a stable code.",
         ("reasonlessons validate --json",),
         f"0 no errors (warnings allowed); 1 errors found; {_REPO}",
     ),

@@ -3,6 +3,11 @@
 Reads the envelope era (`{timestamp, type, payload}`) and the older bare era. Codex writes no
 success flag, so failures are derived (docs/log-formats.md#codex-failures); the cumulative
 `token_count` is emitted as usage keyed `call_id="total"` (keep the last).
+
+Unified exec answers a long command with `Process running with session ID N` (a result of unknown
+outcome); later `write_stdin` calls on session N deliver more output and, at last, `Process exited
+with code K`. Those polls are folded into the command: it gets a second, final result with all its
+output and its exit code.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from reasonlessons.sessions.errorsig import (
     is_still_running,
     parse_codex_header,
     parse_process_exit,
+    unified_exec,
 )
 from reasonlessons.sessions.events import Event, ReadStats, Session, Tokens
 from reasonlessons.sessions.jsonl import (
@@ -92,6 +98,9 @@ class _State:
         self.outcomes: dict[str, ShellOutcome] = {}
         # role -> (text, source) of the last prompt/answer, until a call or turn event passes.
         self.last_text: dict[str, tuple[str, str]] = {}
+        # unified exec session -> (the command's call id, its tool, its output so far)
+        self.running: dict[int, tuple[str, str | None, str]] = {}
+        self.polls: dict[str, int] = {}  # write_stdin call id -> the session it polls
 
 
 def read_session(
@@ -226,13 +235,21 @@ def _response_item(
         else:
             tool = tool_name(str_field(item, "name"))
             args = tool_args(tool, item.get("arguments"))
+        if call_id and tool == "write_stdin" and _poll(state, call_id, args):
+            return  # a poll of a running command: its output is that command's
         if call_id:
             state.tools[call_id] = tool
         yield out.emit(ref, "assistant", "tool_call", ts=ts, tool_name=tool, tool_args=args, call_id=call_id)
     elif kind in ("function_call_output", "custom_tool_call_output"):
         state.last_text.clear()
         call_id = str_field(item, "call_id")
-        text, outcome = _outcome(item.get("output"), state.outcomes.pop(call_id or "", None))
+        raw = item.get("output")
+        if call_id in state.polls:
+            yield from _polled(out, ref, ts, state, state.polls.pop(call_id), raw)
+            return
+        text, outcome = _outcome(raw, state.outcomes.pop(call_id or "", None))
+        if outcome is None and call_id:
+            _started(state, call_id, text)  # still running: a later poll's result is this call's too
         yield out.emit(
             ref,
             "tool",
@@ -246,6 +263,61 @@ def _response_item(
             exit_code=outcome.exit_code if outcome else None,
             error_text=outcome.body if outcome and outcome.body else text,
         )
+
+
+_RUNNING_MAX = 32
+_RUNNING_TEXT = 16 * 1024
+
+
+def _poll(state: _State, call_id: str, args: dict[str, Any] | None) -> bool:
+    session = (args or {}).get("session_id")
+    if isinstance(session, str) and session.isdigit():
+        session = int(session)
+    if not isinstance(session, int) or session not in state.running:
+        return False
+    state.polls[call_id] = session
+    return True
+
+
+def _started(state: _State, call_id: str, text: str) -> bool:
+    """Note a command still running in a unified exec session; True when it is one."""
+    session, _, body = unified_exec(text)
+    if session is None:
+        return False
+    if len(state.running) >= _RUNNING_MAX:
+        state.running.pop(next(iter(state.running)))
+    state.running[session] = (call_id, state.tools.get(call_id), body[-_RUNNING_TEXT:])
+    return True
+
+
+def _polled(
+    out: Emitter, ref: str, ts: datetime | None, state: _State, session: int, raw: object
+) -> Iterator[Event]:
+    """A poll's answer: more output of the running command, or how it ended (its result)."""
+    found = state.running.get(session)
+    if found is None:
+        return
+    call_id, tool, so_far = found
+    text = raw if isinstance(raw, str) else block_text(raw, _TEXT_TYPES) or ""
+    still, code, body = unified_exec(text)
+    joined = (so_far + body)[-_RUNNING_TEXT:]
+    if code is None:
+        if still is not None:
+            state.running[session] = (call_id, tool, joined)
+        return
+    del state.running[session]
+    yield out.emit(
+        ref,
+        "tool",
+        "tool_result",
+        ts=ts,
+        text=joined,
+        tool_name=tool,
+        call_id=call_id,
+        is_error=code != 0,
+        error_kind="exit",
+        exit_code=code,
+    )
 
 
 def _outcome(raw: object, known: ShellOutcome | None) -> tuple[str, ShellOutcome | None]:

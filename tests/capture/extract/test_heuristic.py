@@ -178,6 +178,61 @@ def test_fingerprint_inference_names_only_what_exists(tmp_path: Path) -> None:
     assert for_invocation(cd, RepoFacts(tmp_path)) == ["web/package.json#scripts.test"]
 
 
+PYTEST_TABLE = "pyproject.toml#tool.pytest.ini_options"
+TS_PACKAGE = '{"devDependencies": {"typescript": "5"}}'
+
+
+@pytest.mark.parametrize(
+    ("files", "command", "entries"),
+    [
+        ({"mix.exs": "", ".credo.exs": ""}, "mix test", ["mix.exs"]),
+        ({"mix.exs": "", ".credo.exs": ""}, "mix credo --strict", [".credo.exs"]),
+        ({"mix.exs": ""}, "mix credo --strict", ["mix.exs"]),
+        ({"mix.exs": "", ".formatter.exs": ""}, "mix format", [".formatter.exs"]),
+        ({"go.mod": ""}, "go test ./...", ["go.mod"]),
+        ({"Cargo.toml": ""}, "cargo test", ["Cargo.toml"]),
+        ({"pyproject.toml": "[tool.pytest.ini_options]\n"}, "uv run pytest", [PYTEST_TABLE]),
+        ({"pyproject.toml": "[project]\n"}, "uv sync", ["pyproject.toml"]),
+        ({"pyproject.toml": "[project]\n"}, "uv run pytest -q", ["pyproject.toml"]),  # no table: the project
+        ({"setup.cfg": "[tool:pytest]\n"}, "pytest", ["setup.cfg"]),
+        ({"Pipfile": ""}, "pipenv run mypy src", ["Pipfile"]),
+        ({"web/package.json": '{"scripts": {"lint": "eslint ."}}'}, "npm run lint -w web", [
+            "web/package.json#scripts.lint"]),
+        ({"web/package.json": '{"scripts": {"test": "jest"}}'}, "npm --prefix web test", [
+            "web/package.json#scripts.test"]),
+        ({"web/tsconfig.json": "{}", "web/package.json": TS_PACKAGE}, "npx tsc --noEmit -p web", [
+            "web/tsconfig.json", "web/package.json#devDependencies.typescript"]),
+        ({"web/tsconfig.app.json": "{}", "web/tsconfig.json": "{}"}, "npx tsc -p web/tsconfig.app.json", [
+            "web/tsconfig.json"]),
+        ({"Makefile": "test:\n"}, "make test", ["Makefile"]),
+        ({"justfile": "test:\n"}, "just test", ["justfile"]),
+        ({"mise.toml": "[tasks.test]\nrun = 'x'\n"}, "mise run test", ["mise.toml#tasks.test"]),
+        ({"Taskfile.yml": "tasks:\n  test:\n    cmds: [x]\n"}, "task test", ["Taskfile.yml#tasks.test"]),
+        (
+            {"todo-app/tsconfig.json": "{}", "todo-app/package.json": TS_PACKAGE},
+            "cd todo-app && npx tsc --noEmit --skipLibCheck",
+            ["todo-app/tsconfig.json", "todo-app/package.json#devDependencies.typescript"],
+        ),
+        (
+            {"assets/package.json": '{"scripts": {"test": "vitest run"}}'},
+            "cd assets && npm test",
+            ["assets/package.json#scripts.test"],
+        ),
+        ({"assets/build.js": ""}, "cd assets && node build.js", ["assets/build.js"]),
+        ({"go.mod": ""}, "cd cmd/server && go build", ["go.mod"]),
+    ],
+)  # fmt: skip
+def test_fingerprints_name_the_config_that_defines_the_command_in_every_ecosystem(
+    tmp_path: Path, files: dict[str, str], command: str, entries: list[str]
+) -> None:
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    inv = parse(command)
+    assert inv is not None
+    assert for_invocation(inv, RepoFacts(tmp_path)) == entries
+
+
 TEXTKIT = RESOURCES / "aider" / "textkit.aider.chat.history.md"
 TEXTKIT_REPO = RESOURCES / "aider" / "textkit"
 

@@ -151,3 +151,50 @@ def test_any_cut_then_resume_gives_the_full_read(
     check_cut_then_resume: Callable[[Adapter, Path], None], source: Path
 ) -> None:
     check_cut_then_resume(claude_code, source)
+
+
+WORKFLOW = RESOURCES / "capture" / "claude-code"
+
+
+def _calls(events: list) -> list[tuple[str | None, str]]:  # type: ignore[type-arg]
+    return [(e.tool_name, e.raw_ref.rsplit("/", 1)[-1]) for e in events if e.kind == "tool_call"]
+
+
+def test_a_subagent_file_under_subagents_is_read_where_its_task_result_names_it(read_log: ReadLog) -> None:
+    events, _ = read_log(WORKFLOW / "elixir-setup.jsonl", claude_code)
+    refused = [e for e in events if e.kind == "tool_result" and e.is_error and e.tool_name == "read"]
+    assert [e.raw_ref.rsplit("/", 1)[-1] for e in refused] == ["agent-f00d1.jsonl:3"]
+    assert {e.session_id for e in events} == {"aaaa2222-0000-4000-8000-000000000002"}
+    seqs = [e.seq for e in events]
+    assert seqs == sorted(seqs)
+    assert len(set(seqs)) == len(seqs)
+    # The prompt the parent agent gave the subagent is no user message (no correction, no prompt).
+    prompts = [e for e in events if e.role == "user" and "orders are stored" in (e.text or "")]
+    assert [e.kind for e in prompts] == ["meta"]
+
+
+def test_a_sibling_subagent_file_and_inline_sidechain_lines_belong_to_the_session(read_log: ReadLog) -> None:
+    events, _ = read_log(WORKFLOW / "python-setup.jsonl", claude_code)
+    assert ("read", "agent-c0de3.jsonl:2") in _calls(events)
+    web, _ = read_log(WORKFLOW / "web-workdir.jsonl", claude_code)
+    refused = [e for e in web if e.kind == "tool_result" and e.is_error and e.tool_name == "write"]
+    assert len(refused) == 1
+    assert refused[0].error_kind == "harness"
+
+
+def test_subagent_messages_relayed_as_progress_records_are_read(read_log: ReadLog) -> None:
+    events, _ = read_log(WORKFLOW / "web-workdir.jsonl", claude_code)
+    relayed = [e for e in events if e.tool_name == "Grep"]
+    assert [e.kind for e in relayed] == ["tool_call", "tool_result"]
+    assert relayed[0].call_id == relayed[1].call_id
+
+
+def test_a_background_command_gets_its_outcome_when_it_is_polled(read_log: ReadLog) -> None:
+    events, _ = read_log(WORKFLOW / "web-workdir.jsonl", claude_code)
+    call = next(
+        e for e in events if e.kind == "tool_call" and (e.tool_args or {}).get("command") == "npm test"
+    )
+    results = [e for e in events if e.kind == "tool_result" and e.call_id == call.call_id]
+    assert [(r.is_error, r.exit_code) for r in results] == [(None, None), (False, 0)]
+    assert "Tests  9 passed" in (results[1].text or "")
+    assert not [e for e in events if e.tool_name == "BashOutput"]  # the poll is folded into the command

@@ -130,3 +130,21 @@ def test_any_cut_then_resume_gives_the_full_read(
     check_cut_then_resume: Callable[[Adapter, Path], None], source: Path
 ) -> None:
     check_cut_then_resume(codex, source)
+
+
+def test_unified_exec_polls_are_folded_into_the_command(read_log: ReadLog) -> None:
+    rollout = (
+        RESOURCES
+        / "capture"
+        / "codex"
+        / "rollout-2026-05-07T08-00-00-bbbb3333-0000-4000-8000-000000000003.jsonl"
+    )
+    events, _ = read_log(rollout, codex)
+    assert not [e for e in events if e.tool_name == "write_stdin"]
+    first = [e for e in events if e.kind == "tool_result" and e.call_id == "c1"]
+    assert [(r.is_error, r.exit_code) for r in first] == [(None, None), (True, 1)]
+    assert first[1].text is not None
+    assert "go mod tidy" in first[1].text
+    assert first[1].error_sig == "go: updates to go.mod needed; to update it:"
+    second = [e for e in events if e.kind == "tool_result" and e.call_id == "c5"]
+    assert [(r.is_error, r.exit_code) for r in second] == [(None, None), (False, 0)]

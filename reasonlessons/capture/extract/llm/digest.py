@@ -1,31 +1,43 @@
 """What the LLM is shown: a short, redacted digest of a session's observations, each with its ref.
 
-Only observations go out (failed and fixed commands, verifications, stated lessons, corrections),
-never raw tool output beyond the one telling line capture already keeps; paths are made relative or
-anonymized and secrets redacted. Every line names the log location (`ref`) a lesson must cite.
+Only observations go out (failed and fixed commands, verifications, stated lessons, corrections,
+commit gates, loops, fixes an error named, setup steps, git facts, where commands run, the agent's
+tool rules; a subagent's are marked so), never raw tool output beyond the one telling line capture
+already keeps; paths are made relative or anonymized and secrets redacted. Every line names the log
+location (`ref`) a lesson must cite.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from reasonlessons.capture.extract.context import SessionPlace
+from reasonlessons.capture.extract.workflow import quote
 from reasonlessons.capture.reduce.observations import (
     ArgsFix,
     Call,
     CommandFix,
+    CommitGate,
     Correction,
     CreatedFiles,
     EditFix,
     Failure,
+    GitFact,
+    Loop,
     RepeatedFailure,
     SessionObservations,
+    SetupStep,
+    SuggestedFix,
+    ToolRule,
     Verification,
+    WorkdirFix,
     Writ,
 )
 from reasonlessons.safety.redact import redact
 
 MAX_DIGEST_CHARS = 6000
+_SUBAGENT = re.compile(r"(?:^|[\\/])agent-[\w-]+\.jsonl:")
 MAX_LINES = 40
 
 SYSTEM = """You distil short, durable lessons about one code repository from what a coding agent \
@@ -60,9 +72,14 @@ def _call(call: Call) -> str:
 
 
 def _failure(failure: Failure, place: SessionPlace) -> str:
-    line = place.clean(failure.line or failure.sig)
+    line = quote(failure, place, 200)
     code = f" (exit {failure.exit_code})" if failure.exit_code not in (None, 0) else ""
-    return f"`{_call(failure.call)}` failed: {line}{code}"
+    where = " (in a subagent)" if _SUBAGENT.search(failure.ref) else ""
+    return f"`{_call(failure.call)}` failed{where}: {line}{code}"
+
+
+def _list(commands: list[str]) -> str:
+    return ", ".join(f"`{c}`" for c in commands)
 
 
 def _describe(item: object, place: SessionPlace) -> tuple[str, list[str]] | None:
@@ -89,6 +106,58 @@ def _describe(item: object, place: SessionPlace) -> tuple[str, list[str]] | None
         return f"`{item.invocation.text}` passed ({item.count}x)", list(item.refs[:2])
     if isinstance(item, CreatedFiles):
         return "created and kept: " + ", ".join(item.paths[:8]), list(item.refs[:2])
+    if isinstance(item, CommitGate):
+        steps = _list([st.form for st in item.steps])
+        if item.rejections:
+            said = quote(item.rejections[0], place, 200)
+            text = (
+                f"`git commit` was rejected {item.rejected}x by a check ({said}); accepted after {steps} ran"
+            )
+        else:
+            text = f"{steps} ran before each of the session's {item.commits} commits"
+        return text, [*(r.ref for r in item.rejections[:2]), *item.accepted_refs[:1]]
+    if isinstance(item, Loop):
+        tried = f", also with {_list(list(item.bypass))}" if item.bypass else ""
+        end = "fixed in the end" if item.resolved else "never fixed"
+        said = quote(item.failure, place, 200)
+        text = f"a loop: `{item.subject}` failed {item.count} times with: {said}{tried}; {end}"
+        return text, list(item.refs)
+    if isinstance(item, SuggestedFix):
+        if item.replaces:  # the named command did the failed one's job
+            return (
+                f"{_failure(item.failure, place)}; the message named `{item.suggestion}` instead; "
+                f"`{item.fix.form}` passed in its place",
+                [item.failure.ref, item.fix.ref],
+            )
+        return (
+            f"{_failure(item.failure, place)}; the message said to run `{item.suggestion}`; "
+            f"after `{item.fix.form}` it passed",
+            [item.failure.ref, item.fix.ref, item.rerun_ref],
+        )
+    if isinstance(item, ToolRule):
+        where = " (in a subagent)" if any(_SUBAGENT.search(r) for r in item.refs) else ""
+        return (
+            f"the agent's own tool refused a call{where} ({item.rule}, {item.count}x), then worked: "
+            f"a rule for {item.agent} in every repository",
+            list(item.refs[:2]),
+        )
+    if isinstance(item, SetupStep):
+        before = f"; without it: {quote(item.failed_before, place, 120)}" if item.failed_before else ""
+        return (
+            f"after {item.trigger or 'a failure'}, `{item.step.form}` ran and then `{item.check.form}` "
+            f"passed{before}",
+            [item.step.ref, item.check.ref],
+        )
+    if isinstance(item, GitFact):
+        return f"git ({item.kind}): {item.subject} / {item.detail}; `{item.fix.form}` worked", [
+            item.failure.ref,
+            item.fix.ref,
+        ]
+    if isinstance(item, WorkdirFix):
+        return f"{_failure(item.failure, place)}; `{item.fix.form}` passed in `{item.workdir}`", [
+            item.failure.ref,
+            item.fix.ref,
+        ]
     if isinstance(item, Writ):
         return f"the user stated a lesson: {item.title}: {item.text[:400]}", [item.ref]
     if isinstance(item, Correction):

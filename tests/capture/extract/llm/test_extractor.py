@@ -209,3 +209,54 @@ def test_config_from_environment() -> None:
         from_env({"REASONLESSONS_LLM_BASE_URL": "file:///etc/passwd"})
     with pytest.raises(UsageError, match="seconds"):
         from_env({"REASONLESSONS_LLM_TIMEOUT": "soon"})
+
+
+def test_the_digest_carries_the_workflow_observations(llm_server: tuple[str, Script]) -> None:
+    """Commit gates, loops, fixes named by an error, setup steps and a subagent's tool rule reach the
+    model as they reach the heuristic extractor, each line citing its log lines."""
+    from tests.paths import RESOURCES
+
+    repos = RESOURCES / "repos"
+    shown = []
+    for log in ("elixir-commit.jsonl", "elixir-setup.jsonl"):
+        (obs,) = observe(CAPTURE / "claude-code" / log, root=repos / "capture-elixir")
+        place = SessionPlace(obs.agent, obs.session_id, RepoFacts(repos / "capture-elixir"), cwd=obs.cwd)
+        built = digests.build(obs, place)
+        shown.append(built.text)
+        url, script = llm_server
+        script.replies.append((200, completion(json.dumps({"lessons": []})), 0))
+        assert extractor(url)(obs, place) == []
+        assert built.text in script.received[-1]["messages"][1]["content"]
+    commit, setup = shown
+    assert "`git commit` was rejected 4x by a check (Pre-commit validation failed: [FORMAT]" in commit
+    assert "accepted after `mix format`, `mix dialyzer` ran" in commit
+    assert "a loop: `git commit` failed 3 times with: Pre-commit validation failed: [DIALYZER]" in commit
+    assert "also with `--no-verify`" in commit
+    assert "the message said to run `mix deps.get`; after `mix deps.get` it passed" in setup
+    assert (
+        "[ref: agent-f00d1.jsonl:3] the agent's own tool refused a call (in a subagent) (read-too-large"
+        in setup
+    )
+    assert "`MIX_ENV=test mix ecto.migrate` ran and then `mix test` passed" in setup
+
+
+def test_the_digest_says_when_a_named_command_ran_in_place_of_the_refused_one(tmp_path: Path) -> None:
+    from reasonlessons.capture.reduce.observations import (
+        Call,
+        Failure,
+        SessionObservations,
+        Step,
+        SuggestedFix,
+    )
+    from reasonlessons.sessions.commands import segments
+
+    (npm,), (bun,) = segments("npm test"), segments("bun test")
+    call = Call(1, "shell", "npm test", "s.jsonl:1", npm, command="npm test")
+    said = "PreToolUse:Bash hook error: npm is not used here. Use bun instead (e.g. `bun test`)."
+    fix = SuggestedFix(
+        Failure(call, "sig", call.ref, said, excerpt=said), "bun test", Step("bun test", bun, "s.jsonl:2"),
+        "s.jsonl:2", replaces=True,
+    )  # fmt: skip
+    obs = SessionObservations("claude-code", "s", items=[fix])
+    text = digests.build(obs, SessionPlace("claude-code", "s", RepoFacts(tmp_path))).text
+    assert "the message named `bun test` instead; `bun test` passed in its place" in text

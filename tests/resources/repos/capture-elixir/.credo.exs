@@ -1,0 +1,1 @@
+%{configs: [%{name: "default", strict: true}]}

@@ -1,0 +1,3 @@
+defmodule Shop.Checkout do
+  def run(cart), do: {:ok, cart}
+end

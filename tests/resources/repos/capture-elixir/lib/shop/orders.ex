@@ -1,0 +1,2 @@
+defmodule Shop.Orders do
+end

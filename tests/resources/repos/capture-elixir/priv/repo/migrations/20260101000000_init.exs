@@ -1,0 +1,3 @@
+defmodule Shop.Repo.Migrations.Init do
+  use Ecto.Migration
+end

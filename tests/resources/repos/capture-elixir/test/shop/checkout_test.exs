@@ -1,0 +1,3 @@
+defmodule Shop.CheckoutTest do
+  use ExUnit.Case
+end

@@ -1,0 +1,3 @@
+defmodule Shop.OrdersTest do
+  use ExUnit.Case
+end
