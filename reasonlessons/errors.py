@@ -24,6 +24,10 @@ class UsageError(ReasonLessonsError):
     exit_code = EXIT_USAGE
 
 
+class ConfigError(UsageError):
+    """A `config.toml` that cannot be used as written: names the file and the key (exit 2)."""
+
+
 class InvalidNameError(UsageError):
     """A lesson name that does not match the naming rule."""
 

@@ -1,10 +1,13 @@
 """Write gates, all applied before anything is written.
 
-Per session: at least MIN_TOOL_CALLS tool calls, and the session reached a terminal state. Per
-draft: a valid name, a one-line description, at least one piece of evidence, valid fingerprint
-entries and trigger patterns, no secret left after redaction (fail closed: a draft whose text
-cannot be made clean is dropped, never written). Per session again: drafts that say the same thing
-are merged, and at most MAX_PER_SESSION survive, strongest first.
+Per session: at least `capture.min-tool-calls` tool calls (config, default 3), and the session
+reached a terminal state; a session with an explicit `/lesson` writ passes with fewer, but then only
+its writs are taken (a writ is the user's or agent's own intent). Per draft: a valid name, a
+one-line description, at least one piece of evidence, valid fingerprint entries and trigger
+patterns, a confidence of at least `capture.min-confidence` (writs always pass), no secret left
+after redaction (fail closed: a draft whose text cannot be made clean is dropped, never written).
+Per session again: drafts that say the same thing are merged, and at most `capture.max-candidates`
+survive, strongest first. Settings: reasonlessons/store/config.py.
 """
 
 from __future__ import annotations
@@ -15,26 +18,44 @@ from typing import Any
 
 from reasonlessons.capture.dedupe import as_lesson, find_duplicate
 from reasonlessons.capture.extract.draft import CandidateDraft
-from reasonlessons.capture.reduce.observations import SessionObservations
+from reasonlessons.capture.reduce.observations import SessionObservations, Writ
 from reasonlessons.constants import NAME_RE
 from reasonlessons.fingerprint import check_entry
 from reasonlessons.lessons.model import OUTCOMES
+from reasonlessons.recall.match import agent_family
 from reasonlessons.safety import linear_re
 from reasonlessons.safety.redact import assert_clean, find_secrets, holds_secret, redact, redact_value
 from reasonlessons.safety.secretscan import ScannerUnavailableError
+from reasonlessons.store.config import DEFAULTS, Config
 
-MIN_TOOL_CALLS = 3
-MAX_PER_SESSION = 5
+MIN_TOOL_CALLS = DEFAULTS.min_tool_calls
+MAX_PER_SESSION = DEFAULTS.max_candidates
 MAX_EVIDENCE = 12
+WRIT = "writ"
+TOOL_RULES = ("args-fix",)  # lessons about an agent's own tools (not shell commands)
 
 
-def session_skip_reason(obs: SessionObservations, *, complete: bool) -> str | None:
-    """Why nothing may be learned from this session, or None when it may."""
+def _too_short(obs: SessionObservations, settings: Config) -> str | None:
+    if obs.tool_calls < settings.min_tool_calls:
+        return f"fewer than {settings.min_tool_calls} tool calls ({obs.tool_calls})"
+    return None
+
+
+def session_skip_reason(
+    obs: SessionObservations, *, complete: bool, settings: Config = DEFAULTS
+) -> str | None:
+    """Why nothing may be learned from this session, or None when it may (perhaps writs only)."""
     if not complete:
         return "still being written (not in a terminal state yet)"
-    if obs.tool_calls < MIN_TOOL_CALLS:
-        return f"fewer than {MIN_TOOL_CALLS} tool calls ({obs.tool_calls})"
+    short = _too_short(obs, settings)
+    if short is not None and not any(isinstance(item, Writ) for item in obs.items):
+        return short
     return None
+
+
+def writs_only(obs: SessionObservations, settings: Config = DEFAULTS) -> str | None:
+    """Why only the session's `/lesson` writs may be taken from it (too short otherwise), or None."""
+    return _too_short(obs, settings)
 
 
 def problem(draft: CandidateDraft) -> str | None:
@@ -133,15 +154,23 @@ def merge_outcome(old: object, new: str) -> str:
     return str(old) if old == new else "mixed"
 
 
-def prepare(drafts: list[CandidateDraft]) -> tuple[list[CandidateDraft], list[tuple[str, str]]]:
-    """Valid, merged and capped drafts of one session; plus (name, reason) of those dropped.
+def prepare(
+    drafts: list[CandidateDraft], *, settings: Config = DEFAULTS, only_writs: str | None = None
+) -> tuple[list[CandidateDraft], list[tuple[str, str]]]:
+    """Valid, sure enough, merged and capped drafts of one session; plus (name, reason) of those
+    dropped. `only_writs` (why, from `writs_only`) keeps the writs alone.
 
     Not yet redacted: the writer redacts what it writes (`clean`), evidence alone for a duplicate.
     """
     kept: list[CandidateDraft] = []
     dropped: list[tuple[str, str]] = []
     for draft in sorted(drafts, key=lambda d: -d.strength):
+        _scope_tool_rule(draft)
         reason = problem(draft)
+        if reason is None and draft.kind != WRIT:
+            reason = _unsure(draft, settings) or (
+                f"{only_writs}: only `/lesson` writs" if only_writs else None
+            )
         if reason is not None:
             dropped.append((draft.name, reason))
             continue
@@ -150,12 +179,32 @@ def prepare(drafts: list[CandidateDraft]) -> tuple[list[CandidateDraft], list[tu
             target = next(d for d in kept if d.name == twin.name)
             target.evidence = merge_evidence(target.evidence, draft.evidence)
             continue
-        # Drafts that can only add evidence never become a file: they take no place in the limit.
-        if not draft.update_only and sum(not d.update_only for d in kept) >= MAX_PER_SESSION:
-            dropped.append((draft.name, f"over the limit of {MAX_PER_SESSION} candidates per session"))
+        # Drafts that can only add evidence never become a file: they take no place in the limit;
+        # a writ is the author's own intent and always lands.
+        taken = sum(not d.update_only for d in kept)
+        if draft.kind != WRIT and not draft.update_only and taken >= settings.max_candidates:
+            limit = settings.max_candidates
+            dropped.append((draft.name, f"over the limit of {limit} candidates per session"))
             continue
         kept.append(draft)
     return kept, dropped
+
+
+def _scope_tool_rule(draft: CandidateDraft) -> None:
+    """A lesson about how one agent's own tools take their arguments (Edit, apply_patch...) is for
+    that agent only: `agents: [claude-code]` keeps a Claude Code tool rule from Codex and Reasonix."""
+    if draft.kind not in TOOL_RULES or draft.agents:
+        return
+    agent = next((str(e["agent"]) for e in draft.evidence if isinstance(e, dict) and e.get("agent")), None)
+    if agent:
+        draft.agents = [agent_family(agent)]
+
+
+def _unsure(draft: CandidateDraft, settings: Config) -> str | None:
+    if draft.certainty >= settings.min_confidence:
+        return None
+    floor = settings.min_confidence
+    return f"confidence {draft.certainty:g} is below the minimum {floor:g} (capture.min-confidence)"
 
 
 def _texts(drafts: list[CandidateDraft]) -> list[Any]:

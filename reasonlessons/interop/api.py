@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
+from reasonlessons.capture.extract.fingerprints import RepoFacts, for_text
 from reasonlessons.constants import SCOPE_CANDIDATE, STATUS_ACTIVE
 from reasonlessons.errors import UsageError
 from reasonlessons.interop import (
@@ -18,6 +20,15 @@ from reasonlessons.interop import (
 from reasonlessons.interop.aip11_export import write_package
 from reasonlessons.interop.common import Imported, InteropError, Report, check_import_scope, store_lessons
 from reasonlessons.store.project import Project
+
+
+def with_fingerprint(item: Imported, facts: RepoFacts) -> Imported:
+    """An imported lesson with no fingerprint gets the facts its text names that exist here, so it
+    goes stale like a captured one when they change."""
+    if item.fingerprint:
+        return item
+    found = for_text(f"{item.description}\n{item.body}", facts)
+    return dataclasses.replace(item, fingerprint=found) if found else item
 
 
 def import_lessons(
@@ -37,6 +48,8 @@ def import_lessons(
         lessons = cursor_rules.read_rules(path)
     else:
         raise UsageError(f"unknown import format {fmt!r}; use {', '.join(IMPORT_FORMATS)}")
+    facts = RepoFacts(project.loc.root)
+    lessons = [with_fingerprint(item, facts) for item in lessons]
     _refuse_retiring(project, lessons, scope=scope, replace=replace)
     report = store_lessons(project, lessons, scope=scope, replace=replace)
     report.notes[:0] = notes

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from reasonlessons.constants import SCOPE_CANDIDATE, SCOPE_GLOBAL, SCOPE_PROJECT, STATUS_ACTIVE, STATUS_STALE
+from reasonlessons.learning import lifecycle
 from reasonlessons.lessons.model import Lesson
 
 if TYPE_CHECKING:
@@ -75,15 +76,26 @@ def promote(project: Project, name: str, *, to_global: bool = False) -> Promotio
         already = candidate.supersedes
         candidate.meta["supersedes"] = already + [n for n in replaced if n not in already]
         store.save(candidate)
-    return Promotion(store.promote(name, to_global=to_global), replaced)
+    promoted = store.promote(name, to_global=to_global)
+    # Its outcomes follow it: what sessions said about the candidate holds for the lesson.
+    lifecycle.rename(
+        project.loc.ensure_state_dir(),
+        project.loc.lock_path(SCOPE_PROJECT),
+        f"{SCOPE_CANDIDATE}:{name}",
+        f"{promoted.scope}:{promoted.name}",
+    )
+    return Promotion(promoted, replaced)
 
 
 def promote_auto(project: Project, after: dt.timedelta) -> list[Promotion]:
-    """`promote --auto`: every candidate older than `after` that was not rejected, superseding as above."""
+    """`promote --auto`: every candidate older than `after` that was not rejected or archived (later
+    sessions contradicted it), superseding as above."""
     cutoff = project.now() - after
     out = []
-    for lesson in project.store.scan([SCOPE_CANDIDATE]).lessons:
+    for entry in project.entries("candidates", check_drift=False)[0]:
+        lesson = entry.lesson
         captured = lesson.captured_at
-        if captured is not None and captured <= cutoff and not project.store.is_rejected(lesson):
-            out.append(promote(project, lesson.name))
+        if captured is None or captured > cutoff or entry.archived or project.store.is_rejected(lesson):
+            continue
+        out.append(promote(project, lesson.name))
     return out

@@ -24,6 +24,8 @@ MAX_FILES = 200
 MAX_TERMS = 64
 MAX_PROMPTS = 3
 MAX_SNAPSHOTS = 20_000
+MAX_MESSAGES = 32  # short user messages kept (the last ones), for corrections of a lesson
+MAX_MESSAGE_CHARS = 600
 
 
 @dataclass(frozen=True)
@@ -37,6 +39,15 @@ class ShellRun:
     ok: bool | None
     sig: str | None = None
     cannot_run: bool = False  # the command itself could not run as written (not found, bad option)
+    ref: str = ""
+
+
+@dataclass(frozen=True)
+class UserMessage:
+    """A short message the user wrote (one that could correct the agent), and where it is."""
+
+    ts: dt.datetime | None
+    text: str
     ref: str = ""
 
 
@@ -56,6 +67,7 @@ class SessionTrace:
     runs: list[ShellRun] = field(default_factory=list)
     files: list[str] = field(default_factory=list)
     terms: list[str] = field(default_factory=list)
+    messages: list[UserMessage] = field(default_factory=list)
     _pending: OrderedDict[str, tuple[int, dt.datetime | None, str, str]] = field(default_factory=OrderedDict)
     _snapshots: dict[str, Tokens] = field(default_factory=dict)
     _loose: Tokens = field(default_factory=Tokens)
@@ -77,9 +89,14 @@ class SessionTrace:
             self._result(event)
         elif event.kind == "usage" and event.tokens is not None:
             self._usage(event)
-        elif event.kind == "text" and event.role == "user" and event.text and self._prompts < MAX_PROMPTS:
-            self._prompts += 1
-            self._add_terms(event.text)
+        elif event.kind == "text" and event.role == "user" and event.text:
+            if self._prompts < MAX_PROMPTS:
+                self._prompts += 1
+                self._add_terms(event.text)
+            if len(event.text) <= MAX_MESSAGE_CHARS:
+                self.messages.append(UserMessage(event.ts, event.text, event.raw_ref))
+                if len(self.messages) > MAX_MESSAGES:
+                    del self.messages[0]
 
     def _call(self, event: Event) -> None:
         self.tool_calls += 1

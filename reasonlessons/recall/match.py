@@ -115,7 +115,7 @@ def match_triggers(
         fired["files"] = idx.glob_docs(matched_globs)
     if query.cmd:
         data = query.cmd.encode("utf-8", "surrogateescape")
-        for doc, pattern, literal in idx.command_rows():
+        for doc, pattern, literal in idx.command_rows(query.cmd):
             if literal is not None and literal not in query.cmd:
                 continue  # cannot match: skip compiling it
             evals += 1
@@ -139,3 +139,33 @@ def match_triggers(
             specificity[doc] = max(specificity.get(doc, value), value)
             reasons.setdefault(doc, []).append(f"{kind[:-1]} {trigger}")
     return specificity, reasons
+
+
+def agent_family(agent: str) -> str:
+    """An agent's name as lessons name it: a log format's version suffix dropped (`reasonix-v2`)."""
+    base, _, version = agent.rpartition("-v")
+    return base if base and version.isdigit() else agent
+
+
+def for_agent(agents: Sequence[str], agent: str | None) -> bool:
+    """Whether a lesson limited to `agents` (empty: every agent) reaches `agent`.
+
+    An unknown agent (None) gets only the lessons for every agent: a rule about one agent's tools
+    must never reach another one that did not say who it is."""
+    if not agents:
+        return True
+    if not agent:
+        return False
+    name = agent_family(agent)
+    for wanted in agents:
+        if wanted in (name, agent):
+            return True
+        if any(c in wanted for c in "*?[") and _glob(wanted, name):
+            return True
+    return False
+
+
+def _glob(pattern: str, name: str) -> bool:
+    import fnmatch  # rare: most lessons name agents outright
+
+    return fnmatch.fnmatchcase(name, pattern)

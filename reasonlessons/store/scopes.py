@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from reasonlessons.constants import (
     ARCHIVE_DIR,
     CANDIDATES_DIR,
+    CONFIG_FILE,
     LESSON_SUFFIX,
     NAME_RE,
     SCOPE_CANDIDATE,
@@ -110,6 +111,8 @@ class LessonStore:
                 continue  # our temp files, .gitkeep, editors' swap files
             if scope == SCOPE_PROJECT and entry.name == CANDIDATES_DIR:
                 continue
+            if scope != SCOPE_CANDIDATE and entry.name == CONFIG_FILE:
+                continue  # the scope's settings (store/config.py)
             if scope != SCOPE_CANDIDATE and entry.name == ARCHIVE_DIR:
                 continue  # what `prune` retired (reasonlessons/curation/prune.py)
             if not entry.name.endswith(LESSON_SUFFIX):

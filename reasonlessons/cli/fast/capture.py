@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from reasonlessons.cli.fast import terminal
-from reasonlessons.cli.fast.options import INT, JSON, PATH, REPO, Option, quick_parse
+from reasonlessons.cli.fast.options import FLAG, INT, JSON, PATH, REPO, Option, quick_parse
 from reasonlessons.constants import EXIT_OK
 
 if TYPE_CHECKING:
@@ -52,14 +52,22 @@ OPTIONS = (
         minimum=1,
         metavar="N",
     ),
+    Option(
+        "explain",
+        ("--explain",),
+        "Also say why each draft was not written (confidence, gates, duplicates); with --json, "
+        'adds "dropped": [{"name", "session", "reason"}].',
+        kind=FLAG,
+        default=False,
+    ),
     JSON,
     REPO,
 )
 
 
 def try_run(argv: list[str]) -> int | None:
-    """The exit code of `capture [LOG...] [--agent A] [--extractor E] [--jobs N] [--json] [--repo DIR]`,
-    None for anything else."""
+    """The exit code of `capture [LOG...] [--agent A] [--extractor E] [--jobs N] [--explain] [--json]
+    [--repo DIR]`, None for anything else."""
     opts = quick_parse(OPTIONS, argv)
     if opts is None:
         return None  # help, typos and the like: the Typer command explains them
@@ -76,6 +84,7 @@ def run(
     as_json: bool,
     extractor: str = "heuristic",
     jobs: int | None = None,
+    explain: bool = False,
 ) -> int:
     """Capture, then print the JSON document or the human summary; returns the exit code."""
     import os
@@ -97,10 +106,15 @@ def run(
     if as_json:
         from reasonlessons.support import jsonio
 
+        doc = report.to_json()
+        if explain:
+            doc["dropped"] = [
+                {"name": i.name, "session": i.session, "reason": i.reason} for i in report.dropped
+            ]
         sys.stdout.flush()
-        sys.stdout.buffer.write(jsonio.dumps(report.to_json(), indent=True))
+        sys.stdout.buffer.write(jsonio.dumps(doc, indent=True))
     else:
-        _summary(report)
+        _summary(report, explain=explain)
     sys.stdout.flush()
     if report.errors:
         from reasonlessons.errors import ReasonLessonsError
@@ -113,7 +127,7 @@ def run(
     return EXIT_OK
 
 
-def _summary(report: CaptureReport) -> None:
+def _summary(report: CaptureReport, *, explain: bool = False) -> None:
     say = sys.stdout.write
     for item in report.written:
         say(f"new candidate {item.name}  ({item.path})  from {item.session}\n")
@@ -124,11 +138,17 @@ def _summary(report: CaptureReport) -> None:
         where = "its file" if scope == "candidate" else "local state"
         origin = found[0] if len(found) == 1 else f"{len(found)} sessions"
         say(f"more evidence for {scope} lesson {name} (kept in {where})  from {origin}\n")
-    for learned in report.outcomes:  # verdicts on the lessons recalled into a session (docs/learning.md)
+    if explain:
+        for item in report.dropped:
+            say(f"not written: {item.name} from {item.session}: {item.reason}\n")
+    for learned in report.outcomes:  # what later sessions said about the lessons (docs/learning.md)
         for outcome in learned.outcomes:
-            say(f"lesson {outcome.key}: {outcome.verdict} in {learned.session} ({outcome.reason})\n")
-        for key in learned.deactivated:
-            say(f"lesson {key} deactivated: it keeps failing (`reasonlessons revive` brings it back)\n")
+            if not outcome.recalled and outcome.verdict == "confirmed":
+                continue  # a lesson it never saw, holding as ever: news only in --json
+            weight = f" ({outcome.weight})" if outcome.weight else ""
+            say(f"lesson {outcome.key}: {outcome.verdict}{weight} by {learned.session} ({outcome.reason})\n")
+        for key in learned.archived:
+            say(f"lesson {key} archived: its confidence fell below the floor (`revive` restores it)\n")
     sys.stdout.flush()
     for note in report.notes:
         sys.stderr.write(f"warning: {note}\n")
