@@ -6,7 +6,8 @@ Code transcript of the same size from the real transcripts of `../shared/quality
 the generator of bench_capture.py). Then, `--rounds` times, interleaved so that load from other
 processes hits both alike:
 
-1. each adapter's `read_session` over its file, in this process: MB per second;
+1. each adapter's `read_session` over its file, in this process: MB per second of wall time and
+   of this process's CPU time (steadier than the wall clock when other jobs share the cores);
 2. the peak RSS of a child process reading the history through the adapter, and of
    `reasonlessons capture --agent aider --json` on it (the whole pipeline, private HOME).
 
@@ -72,11 +73,12 @@ def build(folder: Path, size: int) -> tuple[Path, Path]:
     return history, transcript
 
 
-def throughput(adapter: object, path: Path) -> tuple[float, int]:
-    """(MB per second, events) of one full read."""
-    start = time.perf_counter()
+def throughput(adapter: object, path: Path) -> tuple[float, float, int]:
+    """(MB per second of wall time, MB per CPU second, events) of one full read."""
+    start, cpu = time.perf_counter(), time.process_time()
     events = sum(1 for _ in adapter.read_session(path, stats=ReadStats()))  # type: ignore[attr-defined]
-    return path.stat().st_size / 1e6 / (time.perf_counter() - start), events
+    mb = path.stat().st_size / 1e6
+    return mb / (time.perf_counter() - start), mb / (time.process_time() - cpu), events
 
 
 def peak_rss(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
@@ -103,11 +105,13 @@ def main() -> None:
         home.mkdir(exist_ok=True)
         env = dict(os.environ, HOME=str(home), REASONIX_HOME=str(home / ".reasonix"), NO_COLOR="1")
         rates: dict[str, list[float]] = {"aider": [], "claude-code": []}
+        cpu_rates: dict[str, list[float]] = {"aider": [], "claude-code": []}
         counts: dict[str, int] = {}
         for _ in range(args.rounds):
             for name, adapter, path in (("aider", aider, history), ("claude-code", claude_code, transcript)):
-                rate, counts[name] = throughput(adapter, path)
+                rate, cpu_rate, counts[name] = throughput(adapter, path)
                 rates[name].append(rate)
+                cpu_rates[name].append(cpu_rate)
         reader_rss, reader_secs = peak_rss([sys.executable, "-c", READER, str(history)], env)
         shutil.rmtree(history.parent / ".reasonix", ignore_errors=True)
         old = time.time() - 3600
@@ -135,7 +139,12 @@ def main() -> None:
             per_event = 1e6 * sizes[name] / rate / counts[name]
             print(f"{name:12} {sizes[name]:5.1f} MB {rate:6.1f} MB/s (rounds: {shown})", end=" ")
             print(f"{counts[name]} events, {per_event:.1f} us each")
+        for name in cpu_rates:
+            shown = ", ".join(f"{r:.1f}" for r in cpu_rates[name])
+            print(f"{name:12} {statistics.median(cpu_rates[name]):6.1f} MB per CPU second (rounds: {shown})")
         print(f"ratio claude-code / aider: {c / a:.2f}x per MB (target <= 2x)")
+        cpu_a, cpu_c = statistics.median(cpu_rates["aider"]), statistics.median(cpu_rates["claude-code"])
+        print(f"ratio claude-code / aider in CPU time: {cpu_c / cpu_a:.2f}x per MB")
         print(f"peak RSS, adapter read in a child: {reader_rss:.0f} MB ({reader_secs:.1f} s)")
         print(
             f"peak RSS, capture --agent aider: {capture_rss:.0f} MB ({capture_secs:.1f} s) (target < 200 MB)"

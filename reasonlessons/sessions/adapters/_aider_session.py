@@ -56,6 +56,9 @@ _MAY_NAME_ROOT = re.compile(
     + r"|No files matched|Added |Add |Dropping |Skipping |Repo-map can't include|/|[A-Z]:\\)",
     re.MULTILINE,
 )
+# The same after a newline: searched for by that byte in C, where `^` is tried at every position.
+_NEXT_MATTERS = re.compile("\n" + _MATTERS.pattern[1:])
+_NEXT_MAY_NAME_ROOT = re.compile("\n" + _MAY_NAME_ROOT.pattern[1:])
 _EDIT_FORMAT = re.compile(r"^(?:Main |Editor )?[Mm]odel: .+? (?:with|using) ([\w-]+) edit format")
 # Messages that name a file both ways, which tells where the repository was.
 _NAMES_PATHS = (
@@ -181,7 +184,7 @@ class History:
         self.lint_failed: dict[str, tuple[str, dict[str, Any]]] = {}
         self.test_failed: tuple[str, dict[str, Any]] | None = None
         self.edited_since_test = False
-        self.answer = ""  # the model's last answer, words joined by single spaces
+        self.answer = ""  # the model's last answer, as written (its words are compared when needed)
         self.rels: list[str] = []
         self.absolutes: list[str] = []
         self.root_tries = 0
@@ -275,7 +278,7 @@ class History:
         if stripped.startswith(_RUN_OUTPUT):
             self._run_output(ref, stripped)
             return
-        if self.answer and " ".join(stripped.split()) == self.answer:
+        if self.answer and _same_words(stripped, self.answer):
             self.answer = ""
             return  # architect mode: Aider hands the architect's answer to the editor as a turn
         self._explained(ref, None)
@@ -380,14 +383,18 @@ class History:
                 found = None
                 at = pos
             else:
-                pattern = (
-                    _MAY_NAME_ROOT if self.out.cwd is None and self.root_tries < _ROOT_TRIES else _MATTERS
-                )
-                found = pattern.search(text, pos)
-                if found is None:
-                    return
-                at = found.start()
-                line += text.count("\n", pos, at)
+                if self.out.cwd is None and self.root_tries < _ROOT_TRIES:
+                    here, after = _MAY_NAME_ROOT, _NEXT_MAY_NAME_ROOT
+                else:
+                    here, after = _MATTERS, _NEXT_MATTERS
+                if here.match(text, pos) is not None:  # `pos` starts a line
+                    at = pos
+                else:
+                    found = after.search(text, pos)
+                    if found is None:
+                        return
+                    at = found.start() + 1
+                    line += text.count("\n", pos, at)
             end = text.find("\n", at)
             end = size if end < 0 else end
             self._tool(self._ref_at(line), text[at:end])
@@ -507,7 +514,7 @@ class History:
             self.explain.extend(told)
         self._explained(ref, text)
         self._emit(ref, "assistant", "text", ts=self.ts, text=text[:_TEXT_CAP])
-        self.answer = " ".join(text[:_TEXT_CAP].split())
+        self.answer = text[:_TEXT_CAP]
         if "<<<<<<<" in text or "@@" in text or "whole" in self.edit_format:
             self.unparsed.append(text)  # read when Aider says what it did with them
             self.unparsed_size += len(text)
@@ -622,6 +629,15 @@ class History:
             self.out.cwd = absolute[: -len(tail) - 1] or sep
             return True
         return False
+
+
+def _same_words(said: str, answer: str) -> bool:
+    """Whether two texts hold the same words; the first word is compared before splitting all of
+    the answer (an answer can be long, and most turns are not the architect's answer handed on)."""
+    words = said.split()
+    if not words or answer.split(None, 1)[:1] != words[:1]:
+        return False
+    return words == answer.split()
 
 
 def _leaves_commit(text: str) -> bool:

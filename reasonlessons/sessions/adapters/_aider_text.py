@@ -9,9 +9,14 @@ from typing import NamedTuple
 from reasonlessons.sessions.events import Tokens, new_tokens
 
 # aider/coders/editblock_coder.py: HEAD, DIVIDER and UPDATED allow 5 to 9 marker characters.
+# The sides are taken a whole line at a time (a lazy `.*?` would try the next marker at every
+# character of the code they hold).
 _SR_BLOCK = re.compile(
-    r"^<{5,9} SEARCH>?[ \t]*\n(.*?)^={5,9}[ \t]*\n(.*?)^>{5,9} REPLACE[ \t]*$", re.MULTILINE | re.DOTALL
+    r"^<{5,9} SEARCH>?[ \t]*\n((?:[^\n]*\n)*?)={5,9}[ \t]*\n((?:[^\n]*\n)*?)>{5,9} REPLACE[ \t]*$",
+    re.MULTILINE,
 )
+# The lines of a unified diff that start, end or name a hunk; the lines between them are sorted in C.
+_UDIFF_MARK = re.compile(r"^(?:\+\+\+ |--- |```|@@)[^\n]*", re.MULTILINE)
 _FENCE = "```"
 _EDITS_MAX = 64
 _TOKENS = re.compile(
@@ -85,35 +90,28 @@ def unified_diff(text: str) -> list[Proposed]:
     """The hunks of the unified diffs in an answer (udiff format), one edit per hunk."""
     found: list[Proposed] = []
     path: str | None = None
-    old: list[str] | None = None
-    new: list[str] = []
-
-    def close() -> None:
-        if path and old is not None and (old or new) and len(found) < _EDITS_MAX:
-            found.append(Proposed(path, "\n".join(old) + "\n" if old else None, "\n".join(new) + "\n"))
-
-    for line in text.split("\n"):
+    hunk = False  # after an `@@` line, until a `---`, `+++` or fence line
+    pos = 0
+    for mark in _UDIFF_MARK.finditer(text):
+        if hunk:  # whole lines, each ending with a newline
+            body = text[pos : mark.start()]
+            _hunk(found, path, body[:-1].split("\n") if body else [])
+        line = mark.group()
+        pos = mark.end() + 1
+        hunk = line.startswith("@@")
         if line.startswith("+++ "):
-            close()
-            old = None
             path = clean_path(line[4:].split("\t")[0].removeprefix("b/"))
-        elif line.startswith("--- ") or line.startswith(_FENCE):
-            close()
-            old = None
-        elif line.startswith("@@"):
-            close()
-            old, new = [], []
-        elif old is not None:
-            mark, body = line[:1], line[1:]
-            if mark in (" ", ""):
-                old.append(body)
-                new.append(body)
-            elif mark == "-":
-                old.append(body)
-            elif mark == "+":
-                new.append(body)
-    close()
+    if hunk:  # the last lines of the text (an empty one after a last newline)
+        _hunk(found, path, text[pos:].split("\n") if pos <= len(text) else [])
     return found
+
+
+def _hunk(found: list[Proposed], path: str | None, lines: list[str]) -> None:
+    """One hunk's lines: context lines (` ` or empty) are on both sides, `-` old, `+` new."""
+    old = [line[1:] for line in lines if line[:1] in " -"]  # "" is in any string: a blank line
+    new = [line[1:] for line in lines if line[:1] in " +"]
+    if path and (old or new) and len(found) < _EDITS_MAX:
+        found.append(Proposed(path, "\n".join(old) + "\n" if old else None, "\n".join(new) + "\n"))
 
 
 def whole_files(text: str) -> list[Proposed]:
