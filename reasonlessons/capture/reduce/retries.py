@@ -167,6 +167,8 @@ class SuggestionTracker:
             return
 
     def succeeded(self, call: Call, segments: tuple[Invocation, ...], what: str, clock: int) -> None:
+        if not self._open:
+            return  # no suggestion waits: most calls
         for item in list(self._open):
             if clock - item.at > _WINDOW:
                 self._open.remove(item)
