@@ -16,6 +16,8 @@ ARCHIVE_DIR: Final = "_archive"
 # Local, git-ignored state lives in one folder so a single .gitignore covers it.
 STATE_DIR: Final = "state"
 LESSON_SUFFIX: Final = ".md"
+# Settings beside the lessons of a scope (docs/learning.md#configuration); not a lesson file.
+CONFIG_FILE: Final = "config.toml"
 
 ENV_HOME: Final = "REASONIX_HOME"
 DEFAULT_HOME_DIRNAME: Final = ".reasonix"
@@ -40,6 +42,11 @@ STATUS_SUPERSEDED: Final = "superseded"
 STATUS_DEPRECATED: Final = "deprecated"
 
 TASK_TYPES: Final = ("code-gen", "exploration", "qa", "other")
+
+# Agents a lesson may be limited to (`agents: [claude-code]`): a name, or a glob over names
+# (`reasonix*`). Recall and every integration pass theirs; `agent_family` folds format versions.
+AGENTS: Final = ("claude-code", "codex", "reasonix", "aider", "swe-agent", "cursor")
+AGENT_RE: Final = re.compile(r"^[a-z*][a-z0-9*?._-]{0,63}$")
 
 # Recall's token budget (tokens estimated as characters/4) when the caller gives none: the CLI, the
 # library and the Claude Code hook.

@@ -24,6 +24,10 @@ class UsageError(ReasonLessonsError):
     exit_code = EXIT_USAGE
 
 
+class ConfigError(UsageError):
+    """A `config.toml` that cannot be used as written: names the file and the key (exit 2)."""
+
+
 class InvalidNameError(UsageError):
     """A lesson name that does not match the naming rule."""
 
@@ -50,6 +54,15 @@ class StoreWriteError(ReasonLessonsError):
     """The lessons directory or state directory could not be written."""
 
 
+class UnsafeLocationError(StoreWriteError):
+    """A lessons or state directory is a symlink (or under one) that leaves its scope's root."""
+
+
+class UnsafeTextError(ReasonLessonsError):
+    """Text about to be written holds characters that make it read differently than it is
+    (bidirectional controls): refused, never stored."""
+
+
 class InvalidFingerprintError(UsageError):
     """A fingerprint entry that cannot be parsed or escapes the repository."""
 
@@ -58,16 +71,17 @@ class NotARepositoryError(UsageError):
     """A read command run outside any repository: no git work tree and no `.reasonix/` folder."""
 
 
-def run_mapped(call: Callable[[], int | None]) -> int:
+def run_mapped(call: Callable[[], int | None], *, show: Callable[[str], str] = str) -> int:
     """Run a command body, mapping expected failures to exit codes (docs/concepts.md#exit-codes).
 
     The one place that does so: the Typer CLI and the Typer-free per-turn paths (stale, recall,
-    capture) all go through it, so every command fails the same way.
+    capture) all go through it, so every command fails the same way. `show` renders the message
+    for the terminal (reasonlessons.safety.terminal.visible: a message may quote a file name).
     """
     try:
         return call() or EXIT_OK
     except ReasonLessonsError as exc:
-        sys.stderr.write(f"reasonlessons: error: {exc}\n")
+        sys.stderr.write(f"reasonlessons: error: {show(str(exc))}\n")
         return exc.exit_code
     except KeyboardInterrupt:
         sys.stderr.write("reasonlessons: interrupted\n")

@@ -6,6 +6,7 @@ make_logs.py, which pins them against the shared fixtures. A turn is one of:
 
     ("user", text)                      a user message
     ("tool", command, output, exit)     a shell command the agent ran, its output and exit code
+    ("edit", path, old, new)            an edit of a file the agent made (Edit, apply_patch, edit_file)
     ("end", text)                       the agent's final answer (closes the session)
 """
 
@@ -69,6 +70,14 @@ def claude_code(folder: Path, session: str, turns: list[Turn], *, cwd: str = WOR
                 "is_error": code != 0,
             }
             line("user", {"role": "user", "content": [result]})
+        elif turn[0] == "edit":
+            _, path, old, new = turn
+            edit = {"file_path": path, "old_string": old, "new_string": new}
+            use = {"type": "tool_use", "id": f"toolu_{n}", "name": "Edit", "input": edit}
+            line("assistant", _assistant(n, [use], "tool_use"), requestId=f"req_{n}")
+            updated = f"The file {path} has been updated."
+            done = {"type": "tool_result", "tool_use_id": f"toolu_{n}", "content": updated}
+            line("user", {"role": "user", "content": [done]})
         else:
             line(
                 "assistant", _assistant(n, [{"type": "text", "text": turn[1]}], "end_turn"), requestId=f"r{n}"
@@ -114,6 +123,13 @@ def codex(folder: Path, session: str, turns: list[Turn], *, cwd: str = WORKSPACE
             record("response_item", call)
             text = f"Exit code: {code}\nWall time: 0.2 seconds\nOutput:\n{output}"
             record("response_item", {"type": "function_call_output", "call_id": f"c{n}", "output": text})
+        elif turn[0] == "edit":
+            _, path, old, new = turn
+            patch = f"*** Begin Patch\n*** Update File: {path}\n@@\n-{old}\n+{new}\n*** End Patch\n"
+            call = {"type": "custom_tool_call", "name": "apply_patch", "input": patch, "call_id": f"c{n}"}
+            record("response_item", call)
+            done = {"type": "custom_tool_call_output", "call_id": f"c{n}", "output": "Success. Updated files"}
+            record("response_item", done)
         else:
             message = {
                 "type": "message",
@@ -155,6 +171,21 @@ def reasonix_v1(folder: Path, name: str, launches: list[list[Turn]], *, cwd: str
                     reasoningEffort="max",
                     prefixHash="0" * 16,
                 )
+            elif turn[0] == "edit":
+                _, path, old, new = turn
+                calls += 1
+                args = json.dumps({"path": path, "search": old, "replace": new})
+                event("tool.intent", callId=f"tc-{calls}", name="edit_file", args=args)
+                event("tool.dispatched", callId=f"tc-{calls}")
+                event("tool.result", callId=f"tc-{calls}", ok=True, output=f"edited {path}", durationMs=0)
+                tool_call = {
+                    "id": f"call_{calls}",
+                    "type": "function",
+                    "function": {"name": "edit_file", "arguments": args},
+                }
+                sidecar.append({"role": "assistant", "content": "Editing.", "tool_calls": [tool_call]})
+                reply = {"role": "tool", "tool_call_id": f"call_{calls}", "name": "edit_file"}
+                sidecar.append({**reply, "content": f"edited {path}"})
             elif turn[0] == "tool":
                 _, command, output, code = turn
                 event(

@@ -15,6 +15,8 @@ evidence on a lesson that already says it) and a CaptureReport, reading only wha
     dedupe.py      near-duplicates of an existing lesson or an earlier draft
     writer.py      a new candidate file, or more evidence on the lesson a draft duplicates
     report.py      what a run reports: written, updated, skipped and why, progress
+    notices.py     candidates written from `/lesson` writs, until the agent is told (the hook)
+    writs.py       a `/lesson` writ in a prompt, recorded as a candidate the moment it is submitted
 """
 
 from __future__ import annotations
@@ -25,10 +27,10 @@ from typing import TYPE_CHECKING, Any
 # Loaded on first use: a capture whose logs did not change loads no log adapter (`adapters` is
 # reasonlessons.sessions.adapters, which the sessions package cannot offer: the adapters build on it),
 # and reads, gates and applies nothing, and starts no pool.
-__all__ = ["adapters", "apply", "gates", "pool"]
+__all__ = ["adapters", "apply", "gates", "notices", "pool", "writs"]
 
 if TYPE_CHECKING:
-    from reasonlessons.capture import apply, gates, pool
+    from reasonlessons.capture import apply, gates, notices, pool, writs
     from reasonlessons.sessions import adapters
 
 

@@ -24,6 +24,7 @@ _KIND = "capture-checkpoints"
 HEAD_BYTES = 4096
 # A v2 sessions-v4 store is a directory; its log is this file inside it.
 _STORE_LOG = "events.frames"
+_KEY_PREFIX = "log:"
 
 
 @dataclass(frozen=True)
@@ -136,23 +137,32 @@ def plan(checkpoint: FileCheckpoint | None, identity: Identity, agent: str, path
 
 
 class Checkpoints:
-    """All checkpoints of one repository, loaded once and saved once (only when changed)."""
+    """All checkpoints of one repository, loaded once and saved once (only when changed).
+
+    A checkpoint is filed under a digest of its log's path, not the path: a path is text from
+    outside (a log may be named after anything, a token included), and a mapping key that had to
+    be redacted would no longer find its checkpoint. The path itself is kept in the entry, where
+    the state writer redacts it like any other value."""
 
     def __init__(self, state_dir: Path) -> None:
         self.path = state_dir / FILE_NAME
         self._raw = load_state(self.path, kind=_KIND)
-        self._data: dict[str, Any] = dict(self._raw)
+        self._data: dict[str, Any] = {}
+        for key, value in self._raw.items():
+            # Checkpoints written before keys were digests are filed under the path itself.
+            self._data[key if key.startswith(_KEY_PREFIX) else self.key(Path(key))] = value
+        self._raw = dict(self._data)
 
     @staticmethod
     def key(path: Path) -> str:
-        return str(path)
+        return _KEY_PREFIX + digest(str(path).encode("utf-8", "surrogateescape"))
 
     def get(self, path: Path) -> FileCheckpoint | None:
         raw = self._data.get(self.key(path))
         return FileCheckpoint.from_json(raw) if isinstance(raw, dict) else None
 
     def put(self, path: Path, checkpoint: FileCheckpoint) -> None:
-        self._data[self.key(path)] = checkpoint.to_json()
+        self._data[self.key(path)] = {**checkpoint.to_json(), "path": str(path)}
 
     def save(self) -> bool:
         """Write the document if anything changed; True when written."""

@@ -22,6 +22,7 @@ from reasonlessons.capture.checkpoint import Checkpoints, FileCheckpoint, Identi
 from reasonlessons.capture.reading import READ_ERRORS, FileRead, ReadJob, SessionRead, read_sessions
 from reasonlessons.capture.report import CaptureReport, Item, Progress, ProgressCallback
 from reasonlessons.sessions.events import SessionRef
+from reasonlessons.store import config
 from reasonlessons.support.atomic import locked
 
 if TYPE_CHECKING:
@@ -67,6 +68,7 @@ def capture(
     write new candidates; a re-run on unchanged logs reads and writes nothing. `extractor` replaces
     the heuristic one (e.g. the LLM extractor, reasonlessons/capture/extract/llm/). `jobs` is how many
     processes read logs (capture/pool.py; by default one per CPU when the run is big)."""
+    project.loc.guard_writes()
     report = CaptureReport()
     discovered = None if paths else sources.discovered(project.loc.root, agent, env=env, home=home)
     files = sources.plain_files(paths) if paths else [ref.path for ref in discovered or []]
@@ -135,6 +137,7 @@ class _Run:
         self.idle = idle_seconds
         self.progress = progress
         self.checkpoints = Checkpoints(project.loc.state_dir)
+        self.settings = config.load(project.loc)  # a bad config.toml stops the run before any read
         self._maker: CandidateMaker | None = None
         # Logs named on the command line: one that cannot be read is an error, not a skip.
         self.named = False
@@ -190,6 +193,7 @@ class _Run:
             dict(start.captured),
             str(self.project.loc.root),
             extract=self.extractor is None,
+            settings=self.settings,
         )
 
     def _save(self) -> None:
@@ -205,7 +209,7 @@ class _Run:
         """What turns sessions into candidates; loaded only when some log has something new."""
         if self._maker is None:
             self._maker = reasonlessons.capture.apply.CandidateMaker(
-                self.project, self.report, now=self.now, extractor=self.extractor
+                self.project, self.report, now=self.now, extractor=self.extractor, settings=self.settings
             )
         return self._maker
 

@@ -21,6 +21,7 @@ from reasonlessons.capture.reduce.observations import SessionObservations
 from reasonlessons.learning.trace import SessionTrace
 from reasonlessons.sessions.errors import MissingDependencyError, UnsupportedLogError
 from reasonlessons.sessions.events import ReadStats
+from reasonlessons.store.config import DEFAULTS, Config
 
 if TYPE_CHECKING:
     from reasonlessons.capture.gates import Checked
@@ -43,6 +44,7 @@ class ReadJob:
     captured: dict[str, int]  # session id -> last seq already learned from
     root: str  # the project root, for paths in observations
     extract: bool = True  # run the heuristic extractor here (not when another one is plugged in)
+    settings: Config = DEFAULTS  # the gates' settings (store/config.py), read once per run
 
 
 @dataclass
@@ -108,7 +110,7 @@ def read_sessions(
             continue  # re-read from the resume point: already learned from
         if switch:
             if reducer is not None and trace is not None:
-                yield _finished(reducer, trace, facts)
+                yield _finished(reducer, trace, facts, job.settings)
             reducer = reduce.reducer.SessionReducer(adapter.name, sid, root=job.root)
             trace = SessionTrace(event.agent, sid, root=job.root)
             switch = False
@@ -117,15 +119,22 @@ def read_sessions(
         reducer.feed(event)
         trace.feed(event)  # outcomes of recalled lessons (reasonlessons/learning/)
     if reducer is not None and trace is not None:
-        yield _finished(reducer, trace, facts)
+        yield _finished(reducer, trace, facts, job.settings)
 
 
-def _finished(reducer: SessionReducer, trace: SessionTrace, facts: RepoFacts | None) -> SessionRead:
+def _finished(
+    reducer: SessionReducer, trace: SessionTrace, facts: RepoFacts | None, settings: Config
+) -> SessionRead:
     """The session with its drafts: extraction is pure, so it runs where the reading does."""
     read = SessionRead(reducer.finish(), trace)
-    if facts is not None and capture.gates.session_skip_reason(read.obs, complete=True) is None:
+    gates = capture.gates
+    if facts is not None and gates.session_skip_reason(read.obs, complete=True, settings=settings) is None:
         place = SessionPlace(read.obs.agent, read.obs.session_id, facts, cwd=read.obs.cwd)
-        drafts, read.dropped = capture.gates.prepare(extract.heuristic.extract(read.obs, place))
+        drafts, read.dropped = gates.prepare(
+            extract.heuristic.extract(read.obs, place),
+            settings=settings,
+            only_writs=gates.writs_only(read.obs, settings),
+        )
         read.drafts = capture.gates.check_all(drafts)  # redaction is the costly part
     return read
 

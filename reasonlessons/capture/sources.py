@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -25,15 +26,30 @@ def discovered(
 ) -> list[SessionRef]:
     """This repository's logs in each agent's standard place, of the wanted agent (or all for auto)."""
     refs = sessions.discovery.discover(root, env=os.environ if env is None else env, home=home or Path.home())
-    return [ref for ref in refs if _agent_matches(ref.agent, agent)]
+    return [ref for ref in refs if _agent_matches(ref.agent, agent) and _not_special(ref.path) is None]
+
+
+def _not_special(path: Path) -> str | None:
+    """Why `path` must not be opened: a FIFO, socket or device blocks or never ends (None: a regular
+    file or a folder). Decided from lstat/stat alone, never by opening it."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return None  # missing or unreadable: reported where it is read
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return None
+    kind = "a FIFO" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode) else "a device"
+    return f"not a regular file ({kind}): never read"
 
 
 def plain_files(paths: Iterable[Path]) -> list[Path] | None:
     """The logs `paths` stand for, found without reading any (folders expanded, companions left
-    out); None when a path is missing, so that the full resolution reports it."""
+    out); None when a path is missing or not a regular file, so that the full resolution reports it."""
     out: list[Path] = []
     for given in paths:
         path = Path(os.path.abspath(given))
+        if _not_special(path) is not None:
+            return None
         if path.is_dir() and not (path / _STORE_LOG).is_file():
             out.extend(_walk(path))
         elif path.exists() and not _companion(path):
@@ -65,9 +81,13 @@ def explicit(
         if not os.access(path, os.R_OK | (os.X_OK if path.is_dir() else 0)):
             (fail or skip)(str(given), "permission denied: make it readable")
             continue
+        special = _not_special(path)
+        if special is not None:
+            skip(str(given), special)
+            continue
         adapter = chosen or capture.adapters.detect(path)
         if path.is_dir() and (adapter is None or not adapter.sniff(b"", path)):
-            found.extend(explicit(_walk(path), chosen, skip, fail))
+            found.extend(explicit(_walk(path, skip), chosen, skip, fail))
         elif adapter is None:
             skip(str(given), _why_skipped(path))
         else:
@@ -126,11 +146,11 @@ def _why_skipped(path: Path) -> str:
     return sessions.otherfiles.why_not_a_log(path) or f"not a session log of a known agent ({known})"
 
 
-def _walk(folder: Path) -> list[Path]:
+def _walk(folder: Path, skip: Callable[[str, str], None] | None = None) -> list[Path]:
     """The logs under `folder`, at any depth, in name order (Codex keeps its rollouts in
     `YYYY/MM/DD/` folders): files, and session-store folders as one log each. Hidden entries,
-    companion files and symlinked folders (which may loop) are left out; an Aider history, hidden
-    by its name, is not."""
+    companion files and symlinked folders (which may loop) are left out, and so are FIFOs, sockets
+    and devices, which `skip(what, why)` hears about; an Aider history, hidden by its name, is not."""
     out: list[Path] = []
     try:
         entries = sorted(folder.iterdir())
@@ -140,9 +160,11 @@ def _walk(folder: Path) -> list[Path]:
         if entry.name.startswith(".") and not entry.name.endswith(_AIDER_HISTORY):
             continue
         if entry.is_dir() and not entry.is_symlink():
-            out.extend([entry] if (entry / _STORE_LOG).is_file() else _walk(entry))
+            out.extend([entry] if (entry / _STORE_LOG).is_file() else _walk(entry, skip))
         elif entry.is_file() and not _companion(entry):
             out.append(entry)
+        elif skip is not None and (special := _not_special(entry)) is not None:
+            skip(str(entry), special)
     return out
 
 

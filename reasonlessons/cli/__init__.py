@@ -47,6 +47,7 @@ def run(argv: list[str] | None = None) -> int:
     """Run one command line and return its exit code."""
     from reasonlessons.cli.fast import terminal
     from reasonlessons.errors import run_mapped
+    from reasonlessons.safety.terminal import visible
 
     app = build_app()
     terminal.reset()  # `--no-color` holds for one command line
@@ -58,7 +59,7 @@ def run(argv: list[str] | None = None) -> int:
             return _code(exc.code)
         return EXIT_OK
 
-    return run_mapped(invoke)
+    return run_mapped(invoke, show=visible)
 
 
 def build_app() -> typer.Typer:

@@ -15,6 +15,7 @@ from reasonlessons.cli.fast import terminal
 from reasonlessons.cli.fast.options import JSON, REPO
 from reasonlessons.constants import EXIT_ERROR
 from reasonlessons.errors import UsageError
+from reasonlessons.safety.terminal import json_bytes, visible, visible_styled
 from reasonlessons.support import jsonio
 
 if TYPE_CHECKING:
@@ -101,19 +102,30 @@ def lesson_ref(lesson: Lesson) -> dict[str, Any]:
 
 
 def print_json(obj: object) -> None:
-    sys.stdout.buffer.write(jsonio.dumps(obj, indent=True))
+    """A JSON document on stdout, control and invisible characters escaped (safety/terminal.py)."""
+    sys.stdout.buffer.write(json_bytes(jsonio.dumps(obj, indent=True)))
     sys.stdout.flush()
 
 
 def say(message: str) -> None:
-    """A line for the human on stdout (Click strips colours unless they are wanted: terminal.py)."""
-    typer.echo(message, color=terminal.color_enabled(sys.stdout) or None)
+    """A line for the human on stdout: control characters from lesson text are shown, not run; the
+    colours we add (terminal.style, only on a terminal) are kept."""
+    typer.echo(_shown(message, sys.stdout), color=terminal.color_enabled(sys.stdout) or None)
+
+
+def complain(message: str) -> None:
+    """A line for the human on stderr (control characters shown, not run)."""
+    typer.echo(_shown(message, sys.stderr), err=True, color=terminal.color_enabled(sys.stderr) or None)
+
+
+def _shown(message: str, stream: Any) -> str:
+    return visible_styled(message) if terminal.color_enabled(stream) else visible(message)
 
 
 def warn(message: str) -> None:
     """A warning on stderr, so `--json` output stays clean."""
     prefix = terminal.style("warning:", "yellow", sys.stderr)
-    typer.echo(f"{prefix} {message}", err=True, color=terminal.color_enabled(sys.stderr) or None)
+    complain(f"{prefix} {visible(message)}")
 
 
 STATUS_COLORS = {
@@ -143,7 +155,7 @@ def confirm(what: str, *, hint: str) -> None:
     `--yes` is how scripts and CI say yes."""
     if not interactive():
         raise UsageError(f"not asking whether to {what} without a terminal: {hint}, then pass --yes")
-    if not typer.confirm(f"{what[0].upper()}{what[1:]}?", default=False, err=True):
+    if not typer.confirm(f"{visible(what[0].upper() + what[1:])}?", default=False, err=True):
         typer.echo("nothing done", err=True)
         raise typer.Exit(EXIT_ERROR)
 
@@ -167,6 +179,7 @@ def table(headers: list[str], rows: list[list[str]], *, colors: dict[int, Painte
     `i` is coloured by `colors[i](cell)`)."""
     if not rows:
         return
+    rows = [[visible(cell) for cell in row] for row in rows]  # escapes measured as they are shown
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
     cap = 60
     widths[-1] = min(widths[-1], cap)

@@ -135,30 +135,23 @@ def health_line(h: dict[str, Any]) -> str:
 
 @app.command("revive", **typer_help("revive"))
 def revive(
-    name: Annotated[str, typer.Argument(help="The deactivated lesson.", show_default=False)],
+    name: Annotated[str, typer.Argument(help="The archived lesson.", show_default=False)],
     from_global: Annotated[bool, typer.Option("--global", help="The lesson is in the global scope.")] = False,
     json: JsonOption = False,
     repo: RepoOption = None,
 ) -> None:
-    """Bring back a lesson the learning loop deactivated after it kept failing (its counts are kept)."""
+    """Restore a lesson the learning loop archived (its confidence fell below the floor)."""
     scope = SCOPE_GLOBAL if from_global else SCOPE_PROJECT
-    record = learning.loop.revive(open_project(repo), name, scope=scope)
+    project = open_project(repo)
+    record = learning.loop.revive(project, name, scope=scope)
+    value = project.entry(name, scopes=(scope,)).confidence if record is not None else None
     if json:
-        success, failure = (record.success, record.failure) if record is not None else (None, None)
-        print_json(
-            {
-                "name": name,
-                "scope": scope,
-                "revived": record is not None,
-                "success": success,
-                "failure": failure,
-            }
-        )
+        print_json({"name": name, "scope": scope, "revived": record is not None, "confidence": value})
         return
     if record is None:
-        say(f"{name} is not deactivated; nothing to do")
+        say(f"{name} is not archived; nothing to do")
         return
-    say(f"revived {name} ({record.success} successes, {record.failure} failures so far)")
+    say(f"revived {name}: confidence {value:g}; counts start over (`show` keeps the history)")
 
 
 def export_format(fmt: str, *, out: Path | None, scope: str, json: bool, repo: Path | None) -> None:

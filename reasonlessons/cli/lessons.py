@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 from typing import Annotated
 
@@ -13,6 +14,7 @@ from reasonlessons.cli.app import (
     JsonOption,
     RepoOption,
     app,
+    complain,
     lesson_ref,
     open_project,
     parse_duration,
@@ -120,20 +122,30 @@ def add(
 @app.command("list", **typer_help("list"))
 def list_(
     scope: Annotated[str, typer.Option("--scope", help="project, global, candidates or all.")] = "all",
+    archived: Annotated[
+        bool,
+        typer.Option("--archived", help="List the archived lessons (out of recall, kept on disk) instead."),
+    ] = False,
     json: JsonOption = False,
     repo: RepoOption = None,
 ) -> None:
     """List lessons with their scope and status (active, stale, expired, superseded, deprecated)."""
     if scope not in store.project.SCOPE_CHOICES:
         raise UsageError(f"--scope {scope!r}: use project, global, candidates or all")
-    entries, bad = open_project(repo, require_repo=True).entries(scope)
+    found, bad = open_project(repo, require_repo=True).entries(scope)
     for entry in bad:
         warn(f"{entry.path}: {entry.message}")
+    entries = [e for e in found if e.archived == archived]
     if json:
         print_json([e.to_json() for e in entries])
         return
-    if not entries:
-        say("no lessons yet: `reasonlessons capture` proposes some, `reasonlessons add` writes one")
+    hidden = len(found) - len(entries)
+    if not entries and (archived or not hidden):
+        say(
+            "no archived lessons"
+            if archived
+            else "no lessons yet: `reasonlessons capture` proposes some, `reasonlessons add` writes one"
+        )
         return
     rows = [
         [
@@ -145,6 +157,8 @@ def list_(
         for e in entries
     ]
     table(["NAME", "SCOPE", "STATUS", "DESCRIPTION"], rows, colors={2: status_color})
+    if hidden and not archived:
+        say(f"({hidden} archived lesson(s) not shown: `reasonlessons list --archived`)")
 
 
 @app.command("show", **typer_help("show"))
@@ -153,22 +167,36 @@ def show(name: NameArg, json: JsonOption = False, repo: RepoOption = None) -> No
     project = open_project(repo, require_repo=True)
     entry = project.entry(name)
     drift = project.drift(entry.lesson)
+    decisions = project.history(entry.lesson).rows()
     if json:
         doc = entry.to_json()
         doc["body"] = entry.lesson.body
         doc["drift"] = [d.to_json() for d in drift]
         doc["meta"] = entry.lesson.meta
+        doc["decisions"] = decisions
         print_json(doc)
         return
     lesson = entry.lesson
     say(f"{lesson.name}  [{lesson.scope}, {entry.status}]  {lesson.path}")
     say(lesson.description)
+    if entry.reason:
+        say(entry.reason)
     if lesson.fingerprint:
         say("fingerprint: " + ", ".join(lesson.fingerprint))
     for item in drift:
         say(f"  drift: {item.describe()}")
     for missing in entry.not_applying or []:
         say(f"  does not apply here: {missing.describe()}")
+    record = entry.record
+    say(
+        f"confidence: {entry.confidence:g} (confirmed in {record.confirmed} session(s), "
+        f"contradicted in {record.contradicted}: {record.direct} direct, {record.soft} soft)"
+    )
+    for row in decisions:  # the sessions that decided each count (docs/learning.md)
+        weight = f" ({row['weight']})" if row.get("weight") else ""
+        when = str(row.get("at") or "?")[:16].replace("T", " ")
+        counted = "" if row["counted"] else "  [before revival: not counted]"
+        say(f"  {when}  {row['verdict']}{weight}  {row['session']}: {row['reason']}  [{row['ref']}]{counted}")
     say("")
     say(lesson.body.rstrip())
 
@@ -183,7 +211,12 @@ def promote(
         bool,
         typer.Option("--auto", help="Promote every candidate older than --after that was not rejected."),
     ] = False,
-    after: Annotated[str, typer.Option("--after", help="Age for --auto, e.g. 7d, 12h, 2w.")] = "7d",
+    after: Annotated[
+        str | None,
+        typer.Option(
+            "--after", help="Age for --auto, e.g. 7d, 12h, 2w. Default: config promote.auto-after (7d)."
+        ),
+    ] = None,
     json: JsonOption = False,
     repo: RepoOption = None,
 ) -> None:
@@ -193,7 +226,9 @@ def promote(
     if auto == (name is not None):
         raise UsageError("give a candidate NAME, or --auto, but not both")
     promoted = (
-        learning.supersede.promote_auto(project, parse_duration(after))
+        learning.supersede.promote_auto(
+            project, parse_duration(after) if after else dt.timedelta(seconds=project.config.auto_after)
+        )
         if auto
         else [learning.supersede.promote(project, name or "", to_global=to_global)]
     )
@@ -249,7 +284,7 @@ def validate(json: JsonOption = False, repo: RepoOption = None) -> None:
     else:
         for p in problems:
             where = f" {p.field}" if p.field else ""
-            typer.echo(f"{p.severity} {p.code}: {p.path}{where}: {p.message}", err=True)
+            complain(f"{p.severity} {p.code}: {p.path}{where}: {p.message}")
         say(f"{len(errors)} error(s), {len(problems) - len(errors)} warning(s)")
     if errors:
         raise typer.Exit(EXIT_ERROR)

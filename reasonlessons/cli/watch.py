@@ -17,6 +17,7 @@ from reasonlessons.cli.app import RepoOption, app, open_project
 from reasonlessons.cli.fast.helps import typer_help
 from reasonlessons.constants import EXIT_INTERRUPTED
 from reasonlessons.errors import UsageError
+from reasonlessons.safety.terminal import json_bytes, visible
 from reasonlessons.support import jsonio
 
 
@@ -90,12 +91,12 @@ class Signals:
 
 def _print_json(event: dict[str, Any]) -> None:
     stamped = {**event, "time": dt.datetime.now(dt.UTC).isoformat(timespec="milliseconds")}
-    sys.stdout.buffer.write(jsonio.dumps(stamped) + b"\n")
+    sys.stdout.buffer.write(json_bytes(jsonio.dumps(stamped)) + b"\n")
     sys.stdout.flush()
 
 
 def _print_human(event: dict[str, Any]) -> None:
-    sys.stdout.write(f"{dt.datetime.now().strftime('%H:%M:%S')} {human(event)}\n")
+    sys.stdout.write(f"{dt.datetime.now().strftime('%H:%M:%S')} {visible(human(event))}\n")
     sys.stdout.flush()
 
 

@@ -19,7 +19,7 @@ from reasonlessons.errors import LessonExistsError, UsageError
 from reasonlessons.lessons.model import TRIGGER_KINDS, Lesson
 from reasonlessons.recall.counters import Counters, lesson_key
 from reasonlessons.store import outcomes
-from reasonlessons.store.outcomes import Record
+from reasonlessons.store.outcomes import History
 from reasonlessons.store.project import Project
 
 
@@ -141,17 +141,22 @@ def _add_counts(project: Project, old: list[Lesson], merged: Lesson) -> dict[str
         counters.lessons[target] = entry
         project.loc.ensure_state_dir()
         counters.save()
-    added = {"success": 0, "failure": 0}
+    added = {"success": 0, "failure": 0}  # sessions that confirmed / contradicted (docs/learning.md)
 
-    def change(records: Mapping[str, Record]) -> dict[str, Record]:
-        mine = records.get(target, Record())
-        success = sum(records[k].success for k in sources if k in records)
-        failure = sum(records[k].failure for k in sources if k in records)
-        added.update(success=success, failure=failure)
-        if not success and not failure:
+    def change(current: Mapping[str, History]) -> dict[str, History]:
+        mine = current.get(target) or History()
+        merged = mine
+        for key in sources:  # one decision per session, as the learning loop keeps them
+            for session, decision in (current.get(key) or History()).decisions.items():
+                merged = merged.decide(session, decision)
+        if merged == mine:
             return {}
-        return {target: mine._replace(success=mine.success + success, failure=mine.failure + failure)}
+        before, after = mine.summary(), merged.summary()
+        added.update(
+            success=after.confirmed - before.confirmed, failure=after.contradicted - before.contradicted
+        )
+        return {target: merged}
 
-    if (state / outcomes.OUTCOMES_FILE).exists():
+    if (state / outcomes.DECISIONS_FILE).exists():
         outcomes.update(state, project.loc.lock_path(SCOPE_PROJECT), change)  # as the learning loop
     return {"hits": hits, **added}

@@ -86,7 +86,8 @@ def prune(
     report = PruneReport([], 0, dry_run)
     if not judge_unused:
         report.notes.append("no recall recorded in this clone yet: never-recalled lessons were not judged")
-    off = project.deactivated()
+    # Archived by the learning loop (confidence below the floor): `<scope>:<name>` -> why.
+    off = {f"{e.lesson.scope}:{e.lesson.name}": e.reason or "archived" for e in entries if e.archived}
     files = RepoFiles(project.loc.root)
     first_of: dict[str, str] = {}
     for entry in sorted(entries, key=lambda e: (e.lesson.scope != SCOPE_PROJECT, e.lesson.name)):
@@ -133,7 +134,7 @@ def _judge(
     key = f"{lesson.scope}:{lesson.name}"
     if key in off:
         item.reasons.append("deactivated")
-        item.why.append(f"deactivated by the learning loop: {off[key]}")
+        item.why.append(f"the learning loop {off[key]}")
     if entry.status == STATUS_STALE:
         item.reasons.append("stale")
         item.why.append("stale: its fingerprint drifted and nobody refreshed it")

@@ -23,7 +23,10 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from reasonlessons import integrations, lessons
-from reasonlessons.constants import DEFAULT_BUDGET, REASONIX_DIR, STATE_DIR
+from reasonlessons.constants import (
+    DEFAULT_HOME_DIRNAME,
+    ENV_HOME,
+)
 from reasonlessons.errors import UsageError
 
 if TYPE_CHECKING:
@@ -39,12 +42,13 @@ if TYPE_CHECKING:
         env: Mapping[str, str] | None
         home: str | None
         now: dt.datetime | None
-        budget: int
+        budget: int | None
         spawn: Spawner | None
 
 
 # Claude Code's documented input cap is on its side; ours bounds memory for a hostile stdin.
 MAX_INPUT_BYTES = 2 << 20
+AGENT = "claude-code"  # who recall is for: lessons limited to other agents never reach Claude
 # "Hook output injected into context ... is capped at 10,000 characters" (hooks reference).
 MAX_CONTEXT_CHARS = 10_000
 FILE_KEYS = ("file_path", "notebook_path")
@@ -99,7 +103,7 @@ class Hook:
         env: Mapping[str, str] | None = None,
         home: str | None = None,
         now: dt.datetime | None = None,
-        budget: int = DEFAULT_BUDGET,
+        budget: int | None = None,
         spawn: Spawner | None = None,
     ) -> None:
         self.payload = payload
@@ -122,7 +126,13 @@ class Hook:
 
     @property
     def state_dir(self) -> str:
-        return os.path.join(self.root, REASONIX_DIR, STATE_DIR)
+        value = self.env.get(ENV_HOME)
+        home = (
+            os.path.expanduser(value)
+            if value
+            else os.path.join(self.home or os.path.expanduser("~"), DEFAULT_HOME_DIRNAME)
+        )
+        return lessons.statedir.resolve(self.root, home)
 
 
 def context(event: str, text: str) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from reasonlessons.constants import DEFAULT_BUDGET, SCOPE_CANDIDATE
+from reasonlessons.constants import SCOPE_CANDIDATE
 from reasonlessons.errors import ReasonLessonsError, UsageError
 from reasonlessons.recall.api import Recaller
 from reasonlessons.safety.redact import redact_value
@@ -77,15 +77,24 @@ class LessonTools:
         prompt: str = "",
         files: list[str] | None = None,
         command: str | None = None,
-        budget: int = DEFAULT_BUDGET,
+        budget: int | None = None,
         task_type: str | None = None,
         session: str | None = None,
+        agent: str | None = None,
     ) -> dict[str, Any]:
-        """The fresh, relevant lessons for a task within a token budget (recall's JSON document)."""
+        """The fresh, relevant lessons for a task within a token budget (recall's JSON document).
+        Pass `agent` (claude-code, codex, reasonix, ...): lessons limited to other agents are left out,
+        and without it every lesson limited to some agent is."""
         if self._recaller is None:
             self._recaller = Recaller(self._project().loc)
         result = self._recaller.recall(
-            prompt, files=files or [], cmd=command, budget=budget, task_type=task_type, session=session
+            prompt,
+            files=files or [],
+            cmd=command,
+            budget=budget,
+            task_type=task_type,
+            session=session,
+            agent=agent,
         )
         doc: dict[str, Any] = result.to_json()
         return doc

@@ -10,8 +10,8 @@ Each target directory holds a manifest, `.reasonlessons-export.json` (a dot file
 `.md`, so Reasonix never reads it), naming the files this module owns with their id, revision,
 stamps and content digest. That is what makes a re-export byte-identical when nothing changed
 (the revision moves only when what the fact says changes) and what limits withdrawal, when a lesson
-turns stale, expires, is superseded, deprecated, deactivated or removed, to files we wrote and
-nobody replaced. A withdrawn file goes to `.archive/`, where Reasonix's own `forget` puts facts.
+turns stale, expires, is superseded, deprecated, archived by the learning loop or removed, to files
+we wrote and nobody replaced. A withdrawn file goes to `.archive/`, where Reasonix's own `forget` puts facts.
 
 Reasonix files project memory under the slug of the workspace path as it was started there: a
 repository reached through a symlink, or in another letter case, has a memory folder per spelling.
@@ -32,11 +32,13 @@ from reasonlessons.integrations.reasonix_files import MANIFEST, ExportReport
 from reasonlessons.integrations.reasonix_memory import FactSync
 from reasonlessons.integrations.reasonix_skills import sync_skills
 from reasonlessons.lessons.model import Lesson
+from reasonlessons.recall.match import for_agent
 from reasonlessons.sessions import workspaces
 from reasonlessons.sessions.discovery import reasonix_slug, reasonix_state_root
 from reasonlessons.store.project import Project
 from reasonlessons.store.trust import is_trusted, scan
 
+AGENT = "reasonix"  # lessons limited to other agents (`agents:`) never reach Reasonix
 SCOPES = {"project": (SCOPE_PROJECT,), "global": (SCOPE_GLOBAL,), "all": (SCOPE_PROJECT, SCOPE_GLOBAL)}
 
 
@@ -98,6 +100,7 @@ def sync_lessons(
     """`export_reasonix` for lessons already known to be fresh (`fresh_lessons`)."""
     if scope not in SCOPES:
         raise UsageError(f"--scope {scope!r}: use project, global or all")
+    project.loc.guard_writes()
     env = os.environ if env is None else env
     home = Path.home() if home is None else home
     root = project.loc.root
@@ -137,15 +140,18 @@ def _other_workspaces(
 def fresh_lessons(
     project: Project, now: dt.datetime, *, progress: Callable[[int, int], None] | None = None
 ) -> list[Lesson]:
-    """Promoted lessons recall could return at `now`: active, not hidden by a project lesson, not
-    flagged as hostile unless trusted (reasonlessons/store/trust.py). Their text is as written:
-    `redacted` makes it safe to write, and the sync calls it only for what it writes."""
+    """Promoted lessons recall could return to Reasonix at `now`: active, for Reasonix (or every
+    agent), not hidden by a project lesson, not flagged as hostile unless trusted
+    (reasonlessons/store/trust.py). Their text is as written: `redacted` makes it safe to write,
+    and the sync calls it only for what it writes."""
     entries, _ = Project(project.loc, now=lambda: now).entries("all", progress=progress)
     out = []
     for e in entries:
         lesson = e.lesson
         if lesson.scope not in (SCOPE_PROJECT, SCOPE_GLOBAL) or e.status != STATUS_ACTIVE or e.shadowed:
             continue
+        if not for_agent(lesson.agents, AGENT):
+            continue  # limited to other agents (`agents:`): never in Reasonix's memory or skills
         if scan(lesson) and not is_trusted(project.loc, lesson):
             continue
         out.append(lesson)

@@ -6,7 +6,9 @@ Reasonix was started: through a symlink, it is the symlink's path). `handle(payl
 text to print, or None for nothing:
 
 * SessionStart -> bring the exported facts and skills in line with the repository, and print the
-                  few lessons every session should know (reasonix_start.py). Reasonix injects that
+                  few lessons every session should know, and the writs that landed since the last
+                  session (reasonix_start.py); note those lessons as recalled into this session for
+                  the learning loop. Reasonix injects that
                   text into the first user turn as `<hook-context event="SessionStart">`. It has
                   loaded its memory before the hook runs, so a fact withdrawn now is gone from the
                   next session on; this one is told which lessons went out of date.
@@ -50,7 +52,7 @@ class Hook:
         env: Mapping[str, str] | None = None,
         home: str | None = None,
         now: dt.datetime | None = None,
-        budget: int = SESSION_BUDGET,
+        budget: int | None = None,
         spawn: SpawnEnd | None = None,
     ) -> None:
         self.payload = payload
@@ -59,7 +61,7 @@ class Hook:
         self.root = project_root(payload, repo, {})
         self.home = Path(home) if home is not None else Path.home()
         self.now = now
-        self.budget = budget
+        self.budget = budget  # None: config's recall.budget (store/config.py)
         self.spawn = spawn
         session, cwd = payload.get("sessionId"), payload.get("cwd")
         self.session = session if isinstance(session, str) and session else None
@@ -77,7 +79,7 @@ def handle(
     env: Mapping[str, str] | None = None,
     home: str | None = None,
     now: dt.datetime | None = None,
-    budget: int = SESSION_BUDGET,
+    budget: int | None = None,
     spawn: SpawnEnd | None = None,
 ) -> str | None:
     """The text to print for one Reasonix hook payload (None: print nothing)."""

@@ -1,9 +1,10 @@
 """AIP-11 `LESSON.md` packages (docs/interop.md#aip-11): a folder of one-lesson files plus `_index.md`.
 
-Mapping: slug <-> name, title <-> description, outcome, evidence and supersedes carry over,
-expires_at <-> expires-at, trigger.tags <-> tags. What AIP-11 has and reasonlessons has not
-(confidence, trigger description, targets, other vendors' metadata) is kept under
-`interop.aip11`; what reasonlessons has and AIP-11 has not (fingerprint, triggers, task types,
+Mapping: slug <-> name, title <-> description, outcome, evidence, confidence and supersedes carry
+over, expires_at <-> expires-at, trigger.tags <-> tags (and, imported, keyword triggers: AIP-11
+retrieves by tag), trigger.targets -> agents (the agents a lesson is for). What AIP-11 has and
+reasonlessons has not (trigger description, the targets as written, other vendors' metadata) is
+kept under `interop.aip11`; what reasonlessons has and AIP-11 has not (fingerprint, triggers, task types,
 capture date, status) goes under `metadata.reasonlessons`. success_count/failure_count are never
 imported (author-supplied counts are not evidence); exports write the counts observed here.
 """
@@ -15,7 +16,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from reasonlessons.constants import NAME_RE
+from reasonlessons.constants import AGENT_RE, AGENTS, NAME_RE
 from reasonlessons.interop import aip11_schema as schema
 from reasonlessons.interop.common import (
     Imported,
@@ -24,12 +25,15 @@ from reasonlessons.interop.common import (
 )
 from reasonlessons.lessons.file import split_frontmatter
 from reasonlessons.lessons.model import as_datetime
+from reasonlessons.recall.match import for_agent
 
 VENDOR = "reasonlessons"
 INDEX = "_index.md"
 SECTIONS = ("## When this applies", "## What to do (or avoid)", "## Counter-example")
 # Native keys with no AIP-11 field, carried in metadata.reasonlessons.
-NATIVE = ("fingerprint", "captured-at", "refreshed-at", "triggers", "task-types", "source", "status")
+NATIVE = (
+    "fingerprint", "captured-at", "refreshed-at", "triggers", "task-types", "source", "status", "agents",
+)  # fmt: skip
 _TITLE = re.compile(r"\A\s*#\s+[^\n]*\n?")
 
 
@@ -116,11 +120,18 @@ def _imported(path: Path, meta: dict[str, Any], body: str, names: dict[str, str]
     tags = vendor.get("tags", trigger.get("tags"))
     if tags:
         extra["tags"] = list(tags)
+        if "triggers" not in vendor:  # AIP-11 retrieves by tag overlap: tags match as keywords here
+            extra["triggers"] = {"keywords": [str(t).replace("-", " ") for t in tags]}
+    if "agents" not in vendor:
+        agents = agents_of(trigger.get("targets"))
+        if agents:
+            extra["agents"] = agents
     if meta.get("supersedes"):
         extra["supersedes"] = [names.get(s, s) for s in meta["supersedes"]]
     if "expires_at" in meta:
         extra["expires-at"] = iso_datetime(meta["expires_at"])
     aip: dict[str, Any] = {"trigger-description": " ".join(str(trigger["description"]).split())}
+    # `confidence` stays here: it is the lesson's prior (store/confidence.py reads it from here).
     for key, field in (("confidence", None), ("targets", "targets"), ("trigger-metadata", "metadata")):
         value = trigger.get(field) if field else meta.get(key)
         if value not in (None, [], {}):
@@ -141,6 +152,27 @@ def _imported(path: Path, meta: dict[str, Any], body: str, names: dict[str, str]
         extra,
         str(path),
     )
+
+
+def agents_of(targets: object) -> list[str]:
+    """The agents `trigger.targets` limits a lesson to: the targets (operator, role or skill) that name
+    an agent reasonlessons knows (`claude-code`, `reasonix*`, ...). None when a target is `*` or none
+    names an agent (`role: coder`): the lesson is for every agent then."""
+    out: list[str] = []
+    for target in targets if isinstance(targets, list) else []:
+        values = (
+            [v.strip() for v in target.values() if isinstance(v, str)] if isinstance(target, dict) else []
+        )
+        for value in values:
+            if value in ("*", "**"):
+                return []
+            if (
+                AGENT_RE.match(value)
+                and any(for_agent([value], agent) for agent in AGENTS)
+                and value not in out
+            ):
+                out.append(value)
+    return out
 
 
 def section(body: str, heading: str) -> str | None:

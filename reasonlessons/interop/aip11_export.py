@@ -64,7 +64,7 @@ def write_package(project: Project, out: Path, *, scope: str = "project") -> Rep
             )
             continue
         record = records.get(f"{lesson.scope}:{lesson.name}")
-        meta, body = to_aip(entry, slug, slugs, (record.success, record.failure) if record else (0, 0))
+        meta, body = to_aip(entry, slug, slugs, (record.confirmed, record.contradicted) if record else (0, 0))
         found = schema.problems(meta, stem=slug)
         if found:
             report.skipped.append(Item(lesson.name, str(path), "; ".join(found)))
@@ -112,6 +112,8 @@ def to_aip(
     for key, field in (("targets", "targets"), ("trigger-metadata", "metadata")):
         if aip.get(key):
             trigger[field] = aip[key]
+    if "targets" not in trigger and lesson.agents:
+        trigger["targets"] = [{"operator": agent} for agent in lesson.agents]
     evidence, reshaped = export_evidence(lesson)
     if reshaped:
         vendor["evidence"] = meta.get("evidence") if isinstance(meta.get("evidence"), list) else []
@@ -123,8 +125,10 @@ def to_aip(
         "outcome": meta.get("outcome") if meta.get("outcome") in OUTCOMES else "success",
         "evidence": evidence,
     }
-    if "confidence" in aip:
-        out["confidence"] = aip["confidence"]
+    # The confidence the lesson states (its prior); what was observed here goes in the counts.
+    stated = meta.get("confidence", aip.get("confidence"))
+    if stated is not None:
+        out["confidence"] = stated
     out["success_count"], out["failure_count"] = counts
     if lesson.supersedes:
         out["supersedes"] = [slugs.get(n, slug_for(n)) for n in lesson.supersedes]

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
+from reasonlessons.capture.extract.fingerprints import RepoFacts, for_text
 from reasonlessons.constants import SCOPE_CANDIDATE, STATUS_ACTIVE
 from reasonlessons.errors import UsageError
 from reasonlessons.interop import (
@@ -20,11 +22,21 @@ from reasonlessons.interop.common import Imported, InteropError, Report, check_i
 from reasonlessons.store.project import Project
 
 
+def with_fingerprint(item: Imported, facts: RepoFacts) -> Imported:
+    """An imported lesson with no fingerprint gets the facts its text names that exist here, so it
+    goes stale like a captured one when they change."""
+    if item.fingerprint:
+        return item
+    found = for_text(f"{item.description}\n{item.body}", facts)
+    return dataclasses.replace(item, fingerprint=found) if found else item
+
+
 def import_lessons(
     project: Project, fmt: str, path: Path, *, scope: str = SCOPE_CANDIDATE, replace: bool = False
 ) -> Report:
     """Read lessons in format `fmt` from `path` and write them into `scope` (candidates by default)."""
     check_import_scope(scope)
+    project.loc.guard_writes()
     notes: list[str] = []
     if fmt == "aip11":
         known = {entry.lesson.name for entry in project.entries("all", check_drift=False)[0]}
@@ -37,6 +49,8 @@ def import_lessons(
         lessons = cursor_rules.read_rules(path)
     else:
         raise UsageError(f"unknown import format {fmt!r}; use {', '.join(IMPORT_FORMATS)}")
+    facts = RepoFacts(project.loc.root)
+    lessons = [with_fingerprint(item, facts) for item in lessons]
     _refuse_retiring(project, lessons, scope=scope, replace=replace)
     report = store_lessons(project, lessons, scope=scope, replace=replace)
     report.notes[:0] = notes
@@ -45,6 +59,7 @@ def import_lessons(
 
 def export_lessons(project: Project, fmt: str, out: Path | None = None, *, scope: str = "project") -> Report:
     """Write the lessons of `scope` in format `fmt` into `out` (each format has a default folder)."""
+    project.loc.guard_writes()
     if fmt == "aip11":
         if out is None:
             raise UsageError("export aip11 needs --out DIR: the folder that holds the LESSON.md package")

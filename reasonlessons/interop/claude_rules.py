@@ -25,9 +25,12 @@ def render(lesson: Lesson, body: str) -> bytes:
     return dump_frontmatter({"paths": list(files)} if files else None, text)
 
 
+AGENT = "claude-code"  # the agent that loads these files: lessons for other agents stay out
+
+
 def export(project: Project, out: Path | None = None, *, scope: str = "project") -> Report:
     return export_rules(
-        project, out or project.loc.root / DEFAULT_DIR, scope=scope, suffix=SUFFIX, render=render
+        project, out or project.loc.root / DEFAULT_DIR, scope=scope, suffix=SUFFIX, render=render, agent=AGENT
     )
 
 

@@ -9,8 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from reasonlessons.constants import SCOPE_CANDIDATE, SCOPE_GLOBAL, SCOPE_PROJECT, STATUS_ACTIVE
-from reasonlessons.errors import LessonExistsError, ReasonLessonsError, UsageError
+from reasonlessons.errors import LessonExistsError, ReasonLessonsError, UnsafeTextError, UsageError
 from reasonlessons.lessons.model import Lesson, check_name, schema_problems
+from reasonlessons.recall.match import for_agent
 from reasonlessons.safety.redact import SecretFoundError, assert_clean, redact, redact_value
 from reasonlessons.store.project import Entry, Project
 from reasonlessons.store.trust import withheld
@@ -120,7 +121,7 @@ def store_lessons(project: Project, lessons: list[Imported], *, scope: str, repl
                 replace=replace,
             )
             report.written.append(Item(lesson.name, str(lesson.path)))
-        except (SecretFoundError, LessonExistsError, UsageError) as exc:
+        except (SecretFoundError, UnsafeTextError, LessonExistsError, UsageError) as exc:
             report.skipped.append(Item(item.name, item.source, str(exc)))
     return report
 
@@ -178,9 +179,12 @@ def _plain(value: object) -> object:
 EXPORT_SCOPES = {"project": (SCOPE_PROJECT,), "global": (SCOPE_GLOBAL,), "all": (SCOPE_PROJECT, SCOPE_GLOBAL)}
 
 
-def export_entries(project: Project, scope: str, *, live_only: bool, report: Report) -> list[Entry]:
-    """Promoted lessons of `scope` to export (project wins over global); with `live_only`, active only.
-    Lessons flagged as hostile and not trusted are skipped (reasonlessons/store/trust.py)."""
+def export_entries(
+    project: Project, scope: str, *, live_only: bool, report: Report, agent: str | None = None
+) -> list[Entry]:
+    """Promoted lessons of `scope` to export (project wins over global); with `live_only`, active only;
+    with `agent`, those for that agent (or every agent) only. Lessons flagged as hostile and not
+    trusted are skipped (reasonlessons/store/trust.py)."""
     if scope not in EXPORT_SCOPES:
         raise UsageError(f"--scope {scope!r}: use project, global or all")
     entries, bad = project.entries("all")
@@ -192,6 +196,10 @@ def export_entries(project: Project, scope: str, *, live_only: bool, report: Rep
             continue
         if live_only and entry.status != STATUS_ACTIVE:
             reason = f"{entry.status}: only active lessons are exported in this format"
+            report.skipped.append(Item(entry.lesson.name, str(entry.lesson.path or ""), reason))
+            continue
+        if agent is not None and not for_agent(entry.lesson.agents, agent):
+            reason = f"for {', '.join(entry.lesson.agents)} only, not {agent}"
             report.skipped.append(Item(entry.lesson.name, str(entry.lesson.path or ""), reason))
             continue
         notice = withheld(project.loc, entry.lesson)  # other agents load these files: see trust.py

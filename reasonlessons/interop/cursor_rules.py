@@ -29,9 +29,12 @@ def render(lesson: Lesson, body: str) -> bytes:
     return f"{head}{marker(lesson.name)}\n{body.strip()}\n".encode()
 
 
+AGENT = "cursor"  # the agent that loads these files: lessons for other agents stay out
+
+
 def export(project: Project, out: Path | None = None, *, scope: str = "project") -> Report:
     return export_rules(
-        project, out or project.loc.root / DEFAULT_DIR, scope=scope, suffix=SUFFIX, render=render
+        project, out or project.loc.root / DEFAULT_DIR, scope=scope, suffix=SUFFIX, render=render, agent=AGENT
     )
 
 

@@ -48,12 +48,15 @@ def marked_name(text: str) -> str | None:
     return match.group(1) if match else None
 
 
-def export_rules(project: Project, out: Path, *, scope: str, suffix: str, render: Render) -> Report:
-    """Write each active lesson of `scope` as `<out>/<name><suffix>` and remove our files for the others."""
+def export_rules(
+    project: Project, out: Path, *, scope: str, suffix: str, render: Render, agent: str
+) -> Report:
+    """Write each active lesson of `scope` for `agent` as `<out>/<name><suffix>` and remove our files
+    for the others (a lesson limited to other agents is one of them)."""
     report = Report()
     directory = target_dir(out)
     written: set[str] = set()
-    for entry in export_entries(project, scope, live_only=True, report=report):
+    for entry in export_entries(project, scope, live_only=True, report=report, agent=agent):
         lesson = entry.lesson
         path = directory / f"{lesson.name}{suffix}"
         if path.exists() and not _ours(path, lesson.name):

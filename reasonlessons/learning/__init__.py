@@ -1,11 +1,12 @@
 """The learning loop: lessons improve with evidence (docs/learning.md).
 
-Takes each captured session's trace and the lessons recalled into it; gives verdicts, outcome
-counts in local state (caution, deactivation), supersession on promote, and `stats`.
+Takes each captured session's trace and the lessons recalled into it; gives decisions judged by
+what each lesson claims, with the session and event behind each, counts and confidence in local
+state (caution, archiving), supersession on promote, and `stats`.
 
 captured session ──trace──▶ which lessons were recalled into it (link.py)
-                 ──outcomes.py──▶ success | failure | unsure, per recalled lesson
-                 ──lifecycle.py──▶ counts in local state; caution; deactivation (revivable)
+                 ──outcomes.py──▶ confirmed | contradicted (direct, soft) | nothing, per lesson
+                 ──lifecycle.py──▶ decisions in local state; confidence; archiving (revivable)
                  ──summaries.py──▶ per-session tokens for `reasonlessons stats`
 promote ──supersede.py──▶ a newer candidate for the same fact supersedes the stale lesson
 

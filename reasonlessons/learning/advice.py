@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from reasonlessons.lessons.model import Lesson
 from reasonlessons.sessions.errorsig import error_signature
@@ -31,7 +32,9 @@ _AVOID_BEFORE = re.compile(
     re.IGNORECASE,
 )
 _AVOID_AFTER = re.compile(
-    r"^\s*(?:cannot run|can'?t run|does not work|doesn'?t work|is broken|is not available|is not installed)",
+    r"^\s*(?:cannot run|can'?t run|does not work|doesn'?t work|is broken|is not available|is not installed"
+    # "`npm test` fails here": a claim about this repository, not a check that fails until fixed
+    r"|(?:fails|failed|errors?|breaks)\s+(?:here|in this (?:repo(?:sitory)?|project)))\b",
     re.IGNORECASE,
 )
 _FAILS_AFTER = re.compile(r"^\s*(?:fails|failed|fail)\b", re.IGNORECASE)
@@ -39,6 +42,16 @@ _RUN_BEFORE = re.compile(r"\b(?:run|use|with|via|try|prefer|call|using)\s*$", re
 _PROGRAM = re.compile(r"^[A-Za-z][\w.+-]*$")
 _FILE_LIKE = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,5}$")
 _CONTEXT = 40
+# User messages: corrections are short; a pasted log or a task description is not one.
+MAX_CORRECTION = 600
+_CORRECTION = re.compile(
+    r"\s*(?:no\b|nope\b|wrong\b|actually\b|stop\b|instead\b|don'?t\b|do not\b|never\b"
+    r"|that'?s (?:wrong|not)|please (?:don'?t|do not|never|use|run)\b)",
+    re.IGNORECASE,
+)
+_NEGATED = (
+    r"(?:\bdon'?t|\bdo not|\bnever|\bstop|\bavoid)\s+(?:run(?:ning)?\s+|us(?:e|ing)\s+|call(?:ing)?\s+)?"
+)
 
 
 @dataclass(frozen=True)
@@ -68,13 +81,13 @@ def _command(span: str) -> Invocation | None:
     return inv
 
 
-def read_advice(lesson: Lesson) -> Advice:
-    """Split the lesson's code spans into advised / avoided / verifying commands and warned errors."""
+def _read(text: str) -> Advice:
+    """Split the code spans of `text` into advised / avoided / verifying commands and warned errors."""
     advised: dict[str, Invocation] = {}
     avoided: dict[str, Invocation] = {}
     verify: dict[str, Invocation] = {}
     errors: list[str] = []
-    for line in f"{lesson.description}\n{lesson.body}".splitlines():
+    for line in text.splitlines():
         for match in _SPAN.finditer(line):
             span = match.group(1).strip()
             before = line[max(0, match.start() - _CONTEXT) : match.start()]
@@ -98,15 +111,44 @@ def read_advice(lesson: Lesson) -> Advice:
         verify.pop(base, None)
     for base in advised:
         verify.pop(base, None)
-    files = tuple(lesson.triggers.get("files", []))
+    return Advice(tuple(advised.values()), tuple(avoided.values()), tuple(verify.values()), tuple(errors))
+
+
+@lru_cache(maxsize=4096)
+def _read_cached(text: str) -> Advice:
+    """`_read`, once per lesson text: the learning loop checks every lesson against every session."""
+    return _read(text)
+
+
+def read_advice(lesson: Lesson) -> Advice:
+    """What a lesson advises, warns against, names as the check, and the errors it quotes."""
+    found = _read_cached(f"{lesson.description}\n{lesson.body}")
+    triggers = lesson.triggers
     return Advice(
-        tuple(advised.values()),
-        tuple(avoided.values()),
-        tuple(verify.values()),
-        tuple(errors),
-        files,
-        tuple(lesson.triggers.get("keywords", [])),
+        found.advised,
+        found.avoided,
+        found.verify,
+        found.errors,
+        tuple(triggers.get("files", [])),
+        tuple(triggers.get("keywords", [])),
     )
+
+
+def says_otherwise(text: str, advice: Advice) -> str | None:
+    """How a user message contradicts the lesson, or None: it rejects a command the lesson advises
+    ("don't use `npx vitest run`"), or, opening as a correction, urges one it warns against."""
+    if len(text) > MAX_CORRECTION:
+        return None
+    said = _read(text)
+    for wanted in advice.advised:
+        rejected = any(same_command(wanted, inv) for inv in said.avoided)
+        if rejected or re.search(_NEGATED + re.escape(wanted.base) + r"(?!\S)", text, re.IGNORECASE):
+            return f"a user said not to run `{wanted.base}`"
+    if _CORRECTION.match(text):
+        for warned in advice.avoided:
+            if any(same_command(warned, inv) for inv in said.advised):
+                return f"a user said to run `{warned.base}`"
+    return None
 
 
 def same_command(wanted: Invocation, ran: Invocation) -> bool:

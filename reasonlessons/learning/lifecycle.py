@@ -1,12 +1,11 @@
-"""What outcome counts do to a lesson: caution, deactivation, revival (the policy).
+"""What decisions do to a lesson: counts, confidence, archiving, revival (the policy).
 
-The counts live in local state, in the outcomes document (reasonlessons/store/outcomes.py, which
-recall reads); they come only from outcomes the tool observed, never from a file.
-
-* caution: failures outnumber successes; recall still returns the lesson, marked as a caution.
-* deactivated: DEACTIVATE_STREAK failures in a row while failures outnumber successes; recall skips
-  it and `list` shows it as `deprecated` with the reason. The file stays; `reasonlessons revive NAME`
-  clears the flag and the streak (the counts stay, so it comes back as a caution).
+Decisions live in local state (reasonlessons/store/outcomes.py, which recall reads); they come only
+from outcomes the tool observed, never from a file. Confidence is a function of the lesson's prior
+and the counts (reasonlessons/store/confidence.py); below the archive floor (config
+`learning.archive-floor`) the lesson is archived: recall skips it, `list` hides it unless asked
+(`--archived`), the file stays, and `reasonlessons revive NAME` restores it (counting starts over
+from its prior, or REVIVE_BASE when that is higher).
 """
 
 from __future__ import annotations
@@ -16,68 +15,81 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from reasonlessons.store import outcomes
-from reasonlessons.store.outcomes import Record
-
-DEACTIVATE_STREAK = 3
-
-
-def should_deactivate(record: Record) -> bool:
-    """It keeps failing: DEACTIVATE_STREAK failures in a row, and more failures than successes."""
-    return record.streak >= DEACTIVATE_STREAK and record.failure > record.success
-
-
-def next_record(record: Record, *, success: bool, now: dt.datetime) -> Record:
-    """The record after one more observed outcome (deactivating it when it keeps failing)."""
-    success_n, failure_n = record.success + int(success), record.failure + int(not success)
-    streak = 0 if success else record.streak + 1
-    new = Record(success_n, failure_n, streak, now.isoformat(), record.deactivated_at, record.reason)
-    if not new.deactivated and should_deactivate(new):
-        reason = (
-            f"failed {new.streak} times in a row ({new.failure} failures, {new.success} successes); "
-            "`reasonlessons revive NAME` brings it back"
-        )
-        new = Record(new.success, new.failure, new.streak, new.last, now.isoformat(), reason)
-    return new
+from reasonlessons.store import confidence, outcomes
+from reasonlessons.store.outcomes import Decision, History, Record
 
 
 @dataclass(frozen=True)
 class Applied:
-    """One outcome as recorded: the key, whether it was a success, and a deactivation it caused."""
+    """One lesson after a batch of decisions: its record before and after, and its confidence."""
 
     key: str
-    success: bool
+    before: Record
     record: Record
-    deactivated_now: bool
+    confidence: float
+    archived_now: bool
 
 
 def apply(
-    state_dir: Path, lock_path: Path, observed: Iterable[tuple[str, bool]], *, now: dt.datetime
+    state_dir: Path,
+    lock_path: Path,
+    decided: Iterable[tuple[str, str, Decision]],
+    *,
+    priors: Mapping[str, float] | None = None,
+    floor: float = 0.0,
 ) -> list[Applied]:
-    """Record (key, success) outcomes in one locked read-modify-write of the outcomes document."""
-    observed = list(observed)
-    if not observed:
+    """Record (lesson key, session key, decision) triples in one locked read-modify-write.
+
+    `priors` (lesson key -> prior confidence) and `floor` tell which lessons this archived."""
+    decided = list(decided)
+    if not decided:
         return []
+    priors = priors or {}
     applied: list[Applied] = []
 
-    def change(records: Mapping[str, Record]) -> dict[str, Record]:
-        new_records: dict[str, Record] = {}
-        for key, success in observed:
-            old = new_records.get(key) or records.get(key) or Record()
-            new = next_record(old, success=success, now=now)
-            new_records[key] = new
-            applied.append(Applied(key, success, new, new.deactivated and not old.deactivated))
-        return new_records
+    def change(current: Mapping[str, History]) -> dict[str, History]:
+        new: dict[str, History] = {}
+        for key, session, decision in decided:
+            new[key] = (new.get(key) or current.get(key) or History()).decide(session, decision)
+        for key, history in sorted(new.items()):
+            before = (current.get(key) or History()).summary()
+            after = history.summary()
+            prior = priors.get(key, confidence.DEFAULT_PRIOR)
+            value = after.confidence(prior)
+            was = confidence.archived(before.confidence(prior), floor)
+            applied.append(Applied(key, before, after, value, confidence.archived(value, floor) and not was))
+        return new
 
     outcomes.update(state_dir, lock_path, change)
     return applied
 
 
-def revive(state_dir: Path, lock_path: Path, key: str) -> Record | None:
-    """Clear a deactivation (and the failure streak); None when the lesson was not deactivated."""
+def revive(
+    state_dir: Path, lock_path: Path, key: str, *, prior: float, floor: float, now: dt.datetime
+) -> Record | None:
+    """Restore an archived lesson (decisions are kept, counting starts over); None if not archived."""
 
-    def change(records: Mapping[str, Record]) -> dict[str, Record]:
-        old = records.get(key) or Record()
-        return {key: Record(old.success, old.failure, 0, old.last)} if old.deactivated else {}
+    def change(current: Mapping[str, History]) -> dict[str, History]:
+        old = current.get(key) or History()
+        if not confidence.archived(old.summary().confidence(prior), floor):
+            return {}
+        # Restart above the floor whatever it is set to, or the lesson would stay archived.
+        return {key: old.revive(now, max(prior, confidence.REVIVE_BASE, min(1.0, floor + 0.1)))}
 
-    return outcomes.update(state_dir, lock_path, change).get(key)
+    changed = outcomes.update(state_dir, lock_path, change)
+    return changed[key].summary() if key in changed else None
+
+
+def rename(state_dir: Path, lock_path: Path, old: str, new: str) -> None:
+    """Move a lesson's outcomes to its new key (a candidate promoted), joining any already there."""
+
+    def change(current: Mapping[str, History]) -> dict[str, History]:
+        moved = current.get(old)
+        if moved is None:
+            return {}
+        target = current.get(new) or History()
+        for session, decision in moved.decisions.items():
+            target = target.decide(session, decision)
+        return {new: target, old: History()}
+
+    outcomes.update(state_dir, lock_path, change)

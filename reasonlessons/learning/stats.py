@@ -26,7 +26,6 @@ from reasonlessons.recall.counters import Counters
 from reasonlessons.recall.match import command_matches, glob_matches
 from reasonlessons.recall.rank import estimate_tokens
 from reasonlessons.recall.render import lesson_text
-from reasonlessons.store import outcomes
 from reasonlessons.store.project import Entry, Project
 from reasonlessons.support.tokens import GENERIC, tokenize
 
@@ -82,12 +81,14 @@ class LessonStats:
     injected_tokens: int
     success: int
     failure: int
-    deactivated: bool
+    archived: bool
+    confidence: float = 0.0
     cold: Sample = field(default_factory=Sample)
     warm: Sample = field(default_factory=Sample)
 
     @property
     def caution(self) -> bool:
+        """Contradicted more often than confirmed (docs/learning.md)."""
         return self.failure > self.success
 
     def to_json(self) -> dict[str, Any]:
@@ -100,7 +101,8 @@ class LessonStats:
             "success": self.success,
             "failure": self.failure,
             "caution": self.caution,
-            "deactivated": self.deactivated,
+            "confidence": self.confidence,
+            "archived": self.archived,
             "cold": self.cold.to_json(),
             "warm": self.warm.to_json(),
             "verdict": verdict(self.cold, self.warm),
@@ -129,7 +131,6 @@ def compute(project: Project) -> Stats:
     """Per-lesson statistics and the cold-vs-warm comparison for one repository."""
     state = project.loc.state_dir
     counters = Counters.load(state)
-    records = outcomes.load(state)
     sessions = Summaries.load(state).sessions()
     usable = [s for s in sessions if _total(s) > 0]
     entries = [e for e in project.entries("all", check_drift=True)[0] if e.lesson.scope != SCOPE_CANDIDATE]
@@ -139,14 +140,14 @@ def compute(project: Project) -> Stats:
     for entry in entries:
         lesson = entry.lesson
         key = f"{lesson.scope}:{lesson.name}"
-        record = records.get(key) or outcomes.Record()
+        record = entry.record
         hits = counters.hits(key)
         injected = counters.tokens(key) or hits * estimate_tokens(
             lesson_text(lesson.description, lesson.body)
         )
         stats = LessonStats(
             lesson.name, lesson.scope or "", entry.status, hits, injected,
-            record.success, record.failure, record.deactivated,
+            record.confirmed, record.contradicted, entry.archived, entry.confidence,
         )  # fmt: skip
         warm = [s for s in usable if key in (s.get("recalled") or [])]
         cold = [s for s in usable if key not in (s.get("recalled") or []) and _cold_for(s, entry)]

@@ -12,6 +12,7 @@ import datetime as dt
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
+from reasonlessons.safety.redact import redact
 from reasonlessons.sessions.edits import file_edits, relative
 from reasonlessons.sessions.events import Event, Tokens
 from reasonlessons.sessions.shell import Invocation, parse
@@ -24,6 +25,8 @@ MAX_FILES = 200
 MAX_TERMS = 64
 MAX_PROMPTS = 3
 MAX_SNAPSHOTS = 20_000
+MAX_MESSAGES = 32  # short user messages kept (the last ones), for corrections of a lesson
+MAX_MESSAGE_CHARS = 600
 
 
 @dataclass(frozen=True)
@@ -37,6 +40,15 @@ class ShellRun:
     ok: bool | None
     sig: str | None = None
     cannot_run: bool = False  # the command itself could not run as written (not found, bad option)
+    ref: str = ""
+
+
+@dataclass(frozen=True)
+class UserMessage:
+    """A short message the user wrote (one that could correct the agent), and where it is."""
+
+    ts: dt.datetime | None
+    text: str
     ref: str = ""
 
 
@@ -56,6 +68,7 @@ class SessionTrace:
     runs: list[ShellRun] = field(default_factory=list)
     files: list[str] = field(default_factory=list)
     terms: list[str] = field(default_factory=list)
+    messages: list[UserMessage] = field(default_factory=list)
     _pending: OrderedDict[str, tuple[int, dt.datetime | None, str, str]] = field(default_factory=OrderedDict)
     _snapshots: dict[str, Tokens] = field(default_factory=dict)
     _loose: Tokens = field(default_factory=Tokens)
@@ -77,15 +90,22 @@ class SessionTrace:
             self._result(event)
         elif event.kind == "usage" and event.tokens is not None:
             self._usage(event)
-        elif event.kind == "text" and event.role == "user" and event.text and self._prompts < MAX_PROMPTS:
-            self._prompts += 1
-            self._add_terms(event.text)
+        elif event.kind == "text" and event.role == "user" and event.text:
+            if self._prompts < MAX_PROMPTS:
+                self._prompts += 1
+                self._add_terms(event.text)
+            if len(event.text) <= MAX_MESSAGE_CHARS:
+                self.messages.append(UserMessage(event.ts, event.text, event.raw_ref))
+                if len(self.messages) > MAX_MESSAGES:
+                    del self.messages[0]
 
     def _call(self, event: Event) -> None:
         self.tool_calls += 1
         args = event.tool_args or {}
         for edit in file_edits(event.tool_name, args, event.raw_ref):
-            path = relative(edit.path, tuple(b for b in (self.cwd, self.root) if b))
+            # Redacted as written: relativizing rewrites a path (`\` becomes `/`), and a secret in it
+            # may then no longer read as one.
+            path = relative(redact(edit.path).text, tuple(b for b in (self.cwd, self.root) if b))
             if path and path not in self.files and len(self.files) < MAX_FILES:
                 self.files.append(path)
         command = args.get("command")
@@ -123,7 +143,9 @@ class SessionTrace:
             self._loose = _add(self._loose, tokens)
 
     def _add_terms(self, text: str) -> None:
-        for term in tokenize(text[:20_000]):
+        # Terms are kept (session-summaries.json): cut from the redacted prompt, never from its
+        # words as typed, where a pasted password is just another term.
+        for term in tokenize(redact(text[:20_000]).text):
             if term in GENERIC or term in STOPWORDS or term.isdigit() or term in self.terms:
                 continue
             if len(self.terms) >= MAX_TERMS:

@@ -6,6 +6,7 @@ written to their files byte for byte.
     model.py      Lesson: what each frontmatter key means, and checks that need no file system
     file.py       reading a lesson file carefully and writing it byte-stable (python-frontmatter)
     locations.py  the project root, the three scopes and the local state directory
+    statedir.py   where local state lives: `.reasonix/state/`, unless it arrived by git or leaves the repo
 """
 
 from __future__ import annotations
@@ -16,10 +17,10 @@ from typing import TYPE_CHECKING, Any
 # Submodules loaded on first use, for modules on the per-turn path: recall reads lessons from its
 # index, builds a Lesson only for the few it checks for drift, and parses a lesson file (frontmatter,
 # YAML) only when one changed; a Claude Code hook needs the locations only for some events.
-__all__ = ["file", "locations", "model"]
+__all__ = ["file", "locations", "model", "statedir"]
 
 if TYPE_CHECKING:
-    from reasonlessons.lessons import file, locations, model
+    from reasonlessons.lessons import file, locations, model, statedir
 
 
 def __getattr__(name: str) -> Any:

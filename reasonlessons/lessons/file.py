@@ -9,8 +9,9 @@ from typing import Any
 
 from reasonlessons import safety, support
 from reasonlessons.constants import MAX_LESSON_BYTES
-from reasonlessons.errors import LessonFileError
+from reasonlessons.errors import LessonFileError, UnsafeTextError
 from reasonlessons.lessons.model import Lesson, ordered_meta, schema_problems
+from reasonlessons.safety import textview
 from reasonlessons.support.atomic import write_atomic
 
 # Wide enough that YAML never folds a one-line description onto two lines.
@@ -146,8 +147,15 @@ def render_lesson(lesson: Lesson) -> bytes:
     """Serialize canonically: same lesson in, same bytes out, always ending in a newline.
 
     Every lesson write comes through here, so secrets are redacted here (fail closed: a rendering
-    that cannot be made clean raises privacy.SecretFoundError)."""
+    that cannot be made clean raises privacy.SecretFoundError), and bidirectional controls, which
+    make a line read differently than it runs, are refused (UnsafeTextError)."""
     _, text = safety.redact.scrub([ordered_meta(lesson.meta), _clean_body(lesson.body)], _dump)
+    bidi = None if text.isascii() else textview.BIDI.search(text)
+    if bidi is not None:
+        raise UnsafeTextError(
+            f"refusing to write lesson {lesson.name!r}: it holds a bidirectional control character "
+            f"(U+{ord(bidi.group(0)):04X}), which makes text read differently than it is; remove it"
+        )
     return text.encode("utf-8")
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 from reasonlessons.constants import (
@@ -21,7 +22,8 @@ from reasonlessons.constants import (
     SCOPE_PROJECT,
     STATE_DIR,
 )
-from reasonlessons.errors import NotARepositoryError, UsageError
+from reasonlessons.errors import NotARepositoryError, UnsafeLocationError, UsageError
+from reasonlessons.lessons import statedir
 from reasonlessons.support.atomic import write_atomic
 
 _STATE_GITIGNORE = b"# reasonlessons local state: caches, checkpoints, counters. Never commit.\n*\n"
@@ -81,9 +83,40 @@ class Locations:
     def global_dir(self) -> Path:
         return self.home / LESSONS_DIR
 
-    @property
+    @cached_property
     def state_dir(self) -> Path:
+        """`.reasonix/state/`, or this checkout's folder under `$REASONIX_HOME` when that one arrived
+        by git or leaves the repository (reasonlessons/lessons/statedir.py)."""
+        return Path(statedir.resolve(str(self.root), str(self.home)))
+
+    @property
+    def repo_state_dir(self) -> Path:
+        """`.reasonix/state/` itself, whoever made it."""
         return self.root / REASONIX_DIR / STATE_DIR
+
+    @property
+    def machine_dir(self) -> Path:
+        """This checkout's folder of per-machine state under `$REASONIX_HOME` (trust decisions)."""
+        return Path(statedir.machine_dir(str(self.root), str(self.home)))
+
+    def guard_writes(self) -> None:
+        """Refuse to write when a lessons or state directory leaves its scope's root through a
+        symlink: a repository can carry `.reasonix/lessons -> /somewhere/else` (UnsafeLocationError)."""
+        checks = [
+            (self.root, self.root / REASONIX_DIR),
+            (self.root, self.project_dir),
+            (self.root, self.candidates_dir),
+            (self.root, self.repo_state_dir),
+            (self.root, self.root / REASONIX_DIR / "skills"),
+            (self.home, self.global_dir),
+            (self.home, self.home / STATE_DIR),
+        ]
+        for base, directory in checks:
+            if os.path.lexists(directory) and not statedir.inside(str(directory), str(base)):
+                raise UnsafeLocationError(
+                    f"{directory} resolves to {os.path.realpath(directory)}, outside {base}; nothing is "
+                    f"written through it: replace the symlink with a real directory (or remove it)"
+                )
 
     def scope_dir(self, scope: str) -> Path:
         return {

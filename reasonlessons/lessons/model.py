@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from reasonlessons.constants import NAME_RE, TASK_TYPES
+from reasonlessons.constants import AGENT_RE, NAME_RE, TASK_TYPES
 from reasonlessons.errors import InvalidNameError
 
 REQUIRED_KEYS = ("name", "description", "fingerprint", "captured-at")
@@ -20,6 +20,8 @@ KNOWN_KEYS = (
     "triggers",
     "task-types",
     "tags",
+    "agents",
+    "confidence",
     "expires-at",
     "supersedes",
     "status",
@@ -105,6 +107,12 @@ class Lesson:
     def task_types(self) -> list[str]:
         value = self.meta.get("task-types")
         return [str(v) for v in value] if isinstance(value, list) else ["code-gen"]
+
+    @property
+    def agents(self) -> list[str]:
+        """The agents the lesson is for (`agents`); empty: every agent."""
+        value = self.meta.get("agents")
+        return [str(v) for v in value if isinstance(v, str)] if isinstance(value, list) else []
 
     @property
     def declared_status(self) -> str | None:
@@ -197,6 +205,16 @@ def _optional_shape_problems(meta: dict[str, Any]) -> list[str]:
         errors.append(f"outcome must be one of {', '.join(OUTCOMES)}")
     if meta.get("status") is not None and meta.get("status") not in STATUSES:
         errors.append(f"status must be one of {', '.join(STATUSES)}")
+    agents = meta.get("agents")
+    if agents is not None and (
+        not isinstance(agents, list) or not all(isinstance(a, str) and AGENT_RE.match(a) for a in agents)
+    ):
+        errors.append("agents must be a list of agent names such as claude-code, codex, reasonix")
+    value = meta.get("confidence")
+    if value is not None and (
+        isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1
+    ):
+        errors.append("confidence must be a number from 0 to 1")
     recorded = meta.get("fingerprint-recorded")
     if recorded is not None and not isinstance(recorded, dict):
         errors.append("fingerprint-recorded must be a mapping (written by reasonlessons)")

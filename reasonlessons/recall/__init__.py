@@ -6,8 +6,10 @@ lessons that fit, ranked, as text, JSON or a Claude Code hook answer (docs/recal
     api.py         Recaller and recall(): the entry point
     classify.py    the offline task classifier (code-gen, exploration, qa, other)
     index.py       the recall index as a turn reads it; indexbuild.py builds it (SQLite)
+    postings.py    posting lists as the index stores them: packed arrays per term
     match.py       trigger matching: keywords, file globs (globs.py), command patterns
-    bm25.py        text relevance over name, description and body
+    bm25.py        BM25 over name, description and body: the formula, per-term bounds
+    relevance.py   BM25 for one turn, reading only what its best lessons need (MaxScore)
     rank.py        reciprocal-rank fusion of the signals, and the token estimate
     counters.py    hits, injections per session and outcomes, in local state
     render.py      the labelled block, its JSON form and the hook form; result.py what recall returns

@@ -1,10 +1,12 @@
 """`recall`: the fresh, relevant lessons for one agent turn, within a token budget (docs/recall.md).
 
 Pipeline: classify the turn -> triggers and BM25 over the index -> drop what is not live (inactive,
-superseded, shadowed, expired, wrong task type, already injected this session) -> fuse ranks ->
-walk the ranking, checking staleness only for lessons about to be returned, until the budget is
-filled -> count the injections. Integrations (hooks, MCP, export) call `recall()` or keep a
-`Recaller` alive between turns.
+superseded, shadowed, expired, wrong task type, for another agent, already injected this session,
+archived) -> fuse ranks (confidence, decayed by the days since it was last confirmed, is one of
+them) -> walk the ranking, checking staleness only for lessons about to be returned, until the
+budget or top-k is filled -> count the injections. Defaults (budget, top-k, the task types that
+get lessons, archive floor, decay) come from config.toml (store/config.py). Integrations (hooks,
+MCP, export) call `recall()` or keep a `Recaller` alive between turns.
 """
 
 from __future__ import annotations
@@ -18,14 +20,17 @@ from typing import TYPE_CHECKING, Any
 from reasonlessons import fingerprint, lessons, store
 from reasonlessons.constants import DEFAULT_BUDGET, SCOPE_GLOBAL, TASK_TYPES
 from reasonlessons.errors import ReasonLessonsError, UsageError
-from reasonlessons.recall import bm25, rank, render
+from reasonlessons.recall import rank, render
 from reasonlessons.recall.classify import classify
 from reasonlessons.recall.counters import Counters, lesson_key
 from reasonlessons.recall.index import DocInfo, DocText, LessonIndex, file_changed
-from reasonlessons.recall.match import Query, match_triggers
+from reasonlessons.recall.match import Query, for_agent, match_triggers
+from reasonlessons.recall.relevance import TextSearch
 from reasonlessons.recall.result import RecalledLesson, RecallResult
-from reasonlessons.store import outcomes
-from reasonlessons.support.tokens import GENERIC, tokenize
+from reasonlessons.store import confidence, config, counts
+from reasonlessons.store.config import Config
+from reasonlessons.store.counts import Record
+from reasonlessons.support.tokens import tokenize
 
 if TYPE_CHECKING:
     from reasonlessons.lessons.locations import Locations
@@ -37,7 +42,8 @@ __all__ = ["DEFAULT_BUDGET", "DriftCheck", "RecallResult", "RecalledLesson", "Re
 DriftCheck = Callable[["Lesson"], Sequence[Any]]
 
 MAX_BUDGET = 100_000
-MAX_LESSONS = 10
+MAX_LESSONS = config.DEFAULTS.top_k
+DAY = 86_400.0
 # Lessons without a matching trigger need this much shared vocabulary, and only a few get in.
 MIN_SHARED_TERMS = 2
 MAX_TEXT_ONLY = 3
@@ -84,13 +90,19 @@ class Recaller:
         *,
         files: Sequence[str] = (),
         cmd: str | None = None,
-        budget: int = DEFAULT_BUDGET,
+        budget: int | None = None,
         task_type: str | None = None,
         session: str | None = None,
         now: dt.datetime | None = None,
         record: bool = True,
+        agent: str | None = None,
     ) -> RecallResult:
-        """The lessons for one turn. `task_type=None` classifies the prompt; unsure means none."""
+        """The lessons for one turn. `task_type=None` classifies the prompt; unsure means none.
+
+        `budget=None` takes config's `recall.budget`. `agent` (claude-code, codex, reasonix...) is who
+        asks: lessons limited to other agents are left out, and so are all limited ones when None."""
+        settings = config.load(self.loc)
+        budget = settings.budget if budget is None else budget
         if not isinstance(budget, int) or not 1 <= budget <= MAX_BUDGET:
             raise UsageError(f"--budget {budget!r}: use a whole number of tokens from 1 to {MAX_BUDGET}")
         if task_type is not None and task_type not in TASK_TYPES:
@@ -99,7 +111,7 @@ class Recaller:
         text = clip_prompt(prompt or "")
         task = task_type or classify(text, files=len(files), has_cmd=bool(cmd))
         result = RecallResult(task)
-        if task is None:
+        if task is None or task not in settings.task_types:
             return result
         query = Query.build(text, files, cmd, root=str(self.loc.root))
         self.index.ensure()
@@ -109,7 +121,9 @@ class Recaller:
         seen = counters.seen(session)
         for attempt in range(3):
             try:
-                chosen, changed = self._select(query, task, now, seen, budget, verify=attempt < 2)
+                chosen, changed = self._select(
+                    query, task, now, seen, budget, verify=attempt < 2, settings=settings, agent=agent
+                )
             except sqlite3.DatabaseError:
                 self.index.reset()  # a damaged cache is rebuilt, never fatal
                 continue
@@ -127,21 +141,26 @@ class Recaller:
         return result
 
     def _select(
-        self, query: Query, task: str, now: dt.datetime, seen: set[str], budget: int, *, verify: bool
+        self,
+        query: Query,
+        task: str,
+        now: dt.datetime,
+        seen: set[str],
+        budget: int,
+        *,
+        verify: bool,
+        settings: Config = config.DEFAULTS,
+        agent: str | None = None,
     ) -> tuple[list[RecalledLesson], bool]:
         """(chosen lessons, False), or ([], True) when a chosen lesson's file changed under us."""
-        cands, infos = self._candidates(query, task, now, seen)
+        cands, infos = self._candidates(query, task, now, seen, agent)
         if not cands:
             return [], False
-        counts, deactivated = outcomes.counts(self.loc.state_dir)
-        if deactivated:  # lessons that kept failing (reasonlessons/learning/lifecycle.py)
-            cands = [c for c in cands if lesson_key(c.scope, c.name) not in deactivated]
-        for cand in cands:
-            cand.success, cand.failure = counts.get(lesson_key(cand.scope, cand.name), (0, 0))
+        cands = self._confident(cands, infos, counts.counts(self.loc.state_dir), now, settings)
         chosen: list[RecalledLesson] = []
         used = 0
         for checks, cand in enumerate(rank.fuse(cands)):
-            if len(chosen) >= MAX_LESSONS or checks >= MAX_DRIFT_CHECKS:
+            if len(chosen) >= settings.top_k or checks >= MAX_DRIFT_CHECKS:
                 break
             info, doc = infos[cand.doc], self.index.text(cand.doc)
             if doc is None:
@@ -154,34 +173,63 @@ class Recaller:
             cost = rank.estimate_tokens(text)
             if not rank.within_budget(used, cost, budget=budget, taken=len(chosen)):
                 break
-            caution = rank.is_caution(cand.success, cand.failure)
             chosen.append(
                 RecalledLesson(
-                    cand.name, cand.scope, text, cost, caution, info.path, cand.score, tuple(cand.reasons)
+                    cand.name,
+                    cand.scope,
+                    text,
+                    cost,
+                    cand.caution,
+                    info.path,
+                    cand.score,
+                    tuple(cand.reasons),
                 )
             )
             used += cost
         return chosen, False
 
+    @staticmethod
+    def _confident(
+        cands: list[rank.Candidate],
+        infos: dict[int, DocInfo],
+        records: dict[str, Record],
+        now: dt.datetime,
+        settings: Config,
+    ) -> list[rank.Candidate]:
+        """The candidates that are not archived, with the decayed confidence ranking reads."""
+        kept = []
+        for cand in cands:
+            info = infos[cand.doc]
+            record = records.get(lesson_key(cand.scope, cand.name)) or Record()
+            value = record.confidence(info.prior)
+            if confidence.archived(value, settings.archive_floor):
+                continue  # its claims were contradicted (reasonlessons/learning/lifecycle.py)
+            since = _timestamp(record.last_confirmed or info.recency)
+            days = None if since is None else (now.timestamp() - since) / DAY
+            cand.confidence = confidence.ranking(value, days, settings.decay_days)
+            cand.caution = record.caution
+            kept.append(cand)
+        return kept
+
     def _candidates(
-        self, query: Query, task: str, now: dt.datetime, seen: set[str]
+        self, query: Query, task: str, now: dt.datetime, seen: set[str], agent: str | None = None
     ) -> tuple[list[rank.Candidate], dict[int, DocInfo]]:
         idx = self.index
         specificity, reasons = match_triggers(idx, query, now=now.timestamp())
         terms = list(dict.fromkeys(tokenize(query.prompt) + tokenize(query.haystack)))[:MAX_QUERY_TERMS]
-        postings = idx.postings(terms)
-        scores = bm25.score(terms, postings, n_docs=idx.n_docs, avgdl=idx.avgdl)
-        shared: dict[int, int] = {}
-        for term, plist in postings.items():
-            if term not in GENERIC:
-                for doc, _, _ in plist:
-                    shared[doc] = shared.get(doc, 0) + 1
-        text_only = [d for d in scores if d not in specificity and shared.get(d, 0) >= MIN_SHARED_TERMS]
-        text_only = sorted(text_only, key=lambda d: (-scores[d], d))[:TEXT_ONLY_POOL]
-        infos = idx.docs([*specificity, *text_only])
-        names = {info.name for info in infos.values()}
-        superseded = idx.superseded(names)
-        shadowed = idx.project_names({i.name for i in infos.values() if i.scope == SCOPE_GLOBAL})
+        text = TextSearch(idx, terms)
+        scores = text.scores(specificity)
+        infos: dict[int, DocInfo] = {}
+        superseded: set[str] = set()
+        shadowed: set[str] = set()
+
+        def fetch(docs: list[int]) -> None:
+            found = idx.docs(docs)
+            infos.update(found)
+            names = {info.name for info in found.values()}
+            superseded.update(idx.superseded(names))
+            shadowed.update(idx.project_names({i.name for i in found.values() if i.scope == SCOPE_GLOBAL}))
+
         deadline = now.timestamp()
 
         def live(info: DocInfo) -> bool:
@@ -191,25 +239,37 @@ class Recaller:
                 or (info.scope == SCOPE_GLOBAL and info.name in shadowed)
                 or (info.expires is not None and info.expires <= deadline)
                 or task not in info.task_types
+                or not for_agent(info.agents, agent)
                 or lesson_key(info.scope, info.name) in seen
                 or (bool(info.flags) and not self._trusted(info))
             )
 
-        cands: list[rank.Candidate] = []
-        admitted_text_only = 0
-        for doc in [*specificity, *text_only]:
+        def candidate(doc: int, relevance: float) -> rank.Candidate:
+            info = infos[doc]
+            cand = rank.Candidate(doc, info.name, info.scope, info.recency)
+            cand.specificity = specificity.get(doc)
+            cand.relevance = relevance
+            cand.reasons = reasons.get(doc, ["text"])
+            return cand
+
+        fetch(list(specificity))
+        cands = [
+            candidate(doc, scores.get(doc, 0.0)) for doc in specificity if doc in infos and live(infos[doc])
+        ]
+        # Lessons no trigger brought in, best text first: the first few live ones get in (the
+        # order is read lazily, so a turn reads only as far as it admits).
+        admitted = 0
+        pool = text.ranked(exclude=specificity, min_shared=MIN_SHARED_TERMS, limit=TEXT_ONLY_POOL)
+        for doc in pool:
+            if doc not in infos:
+                fetch([doc])
             info = infos.get(doc)
             if info is None or not live(info):
                 continue
-            if doc not in specificity:
-                if admitted_text_only >= MAX_TEXT_ONLY:
-                    continue
-                admitted_text_only += 1
-            cand = rank.Candidate(doc, info.name, info.scope, info.recency)
-            cand.specificity = specificity.get(doc)
-            cand.relevance = scores.get(doc, 0.0)
-            cand.reasons = reasons.get(doc, ["text"])
-            cands.append(cand)
+            cands.append(candidate(doc, text.score_of(doc)))
+            admitted += 1
+            if admitted >= MAX_TEXT_ONLY:
+                break
         return cands, infos
 
     def _trusted(self, info: DocInfo) -> bool:
@@ -283,12 +343,13 @@ def recall(
     *,
     files: Sequence[str] = (),
     cmd: str | None = None,
-    budget: int = DEFAULT_BUDGET,
+    budget: int | None = None,
     task_type: str | None = None,
     session: str | None = None,
     now: dt.datetime | None = None,
     drift: DriftCheck | None = None,
     record: bool = True,
+    agent: str | None = None,
     create_state: bool = True,
 ) -> RecallResult:
     """One-shot recall for a repository (see Recaller for keeping state between turns)."""
@@ -301,4 +362,15 @@ def recall(
         session=session,
         now=now,
         record=record,
+        agent=agent,
     )
+
+
+def _timestamp(value: str | None) -> float | None:
+    if not value:
+        return None
+    try:
+        when = dt.datetime.fromisoformat(value)
+    except ValueError:
+        return None
+    return (when if when.tzinfo else when.replace(tzinfo=dt.UTC)).timestamp()

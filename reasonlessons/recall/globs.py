@@ -165,12 +165,29 @@ def bucket_keys(glob: str) -> list[str]:
 
 
 def query_keys(path: str) -> list[str]:
-    """Every bucket key a normalized path can match: each ancestor (and itself) x name/suffixes."""
-    segments = path.split("/")
-    base = segments[-1]
-    tails = ["", "n:" + base, *("s:" + base[i:] for i in range(len(base) + 1))]
-    prefixes = [""] + ["/".join(segments[: i + 1]) for i in range(len(segments))]
-    return list(dict.fromkeys(f"{prefix}|{tail}" for prefix in prefixes for tail in tails))
+    """Every bucket key a normalized path can match: each ancestor (and itself) x name/suffixes.
+
+    A key's directories and its name or suffix are both cut from one glob of at most
+    MAX_GLOB_CHARS characters, so only ancestors and suffixes that fit in that many together can be
+    filed: the keys of a path thousands of segments deep, or with a name thousands of characters
+    long, are as few as those of a glob-sized one (linear, not quadratic, in the path)."""
+    base = path[path.rfind("/") + 1 :]
+    prefixes = [""]
+    end = path.find("/")
+    while 0 < end <= MAX_GLOB_CHARS:
+        prefixes.append(path[:end])
+        end = path.find("/", end + 1)
+    if len(path) <= MAX_GLOB_CHARS:
+        prefixes.append(path)
+    keys: dict[str, None] = {}
+    for prefix in prefixes:
+        room = MAX_GLOB_CHARS - len(prefix)
+        keys[f"{prefix}|"] = None
+        if len(base) <= room:
+            keys[f"{prefix}|n:{base}"] = None
+        for i in range(max(0, len(base) - room), len(base) + 1):
+            keys[f"{prefix}|s:{base[i:]}"] = None
+    return list(keys)
 
 
 def normalize_path(path: str, root: str) -> str | None:

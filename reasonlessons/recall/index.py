@@ -26,7 +26,9 @@ from reasonlessons.constants import SCOPE_GLOBAL, SCOPE_PROJECT
 from reasonlessons.errors import ReasonLessonsError
 from reasonlessons.lessons.locations import Locations
 from reasonlessons.recall import indexbuild as build
+from reasonlessons.recall import postings
 from reasonlessons.recall.bm25 import Posting
+from reasonlessons.recall.postings import Lists
 from reasonlessons.support.atomic import write_atomic
 
 INDEX_FILE = "recall-index.sqlite"
@@ -48,6 +50,8 @@ class DocInfo(NamedTuple):
     inactive: bool
     flags: str = ""  # trust flag codes, comma-separated; '' for an unflagged lesson
     content: str = ""  # the content hash trust is keyed by (flagged lessons only)
+    prior: float = 0.7  # the confidence its file states (store/confidence.py)
+    agents: tuple[str, ...] = ()  # the agents it is for; empty: every agent
 
 
 class DocText(NamedTuple):
@@ -108,6 +112,7 @@ class LessonIndex:
         current = (
             self.conn is not None
             and self.info.get("schema") == build.SCHEMA
+            and self.info.get("byteorder") == postings.BYTEORDER
             and self.info.get("dirs") == json.dumps(dirs)
         )
         if current and not sweep:
@@ -199,9 +204,16 @@ class LessonIndex:
         sql = "SELECT DISTINCT doc, glob FROM globs WHERE glob IN (SELECT value FROM json_each(?))"
         return self._rows(sql, matched)
 
-    def command_rows(self) -> list[tuple[int, str, str | None]]:
-        assert self.conn is not None
-        return self.conn.execute("SELECT doc, pattern, lit FROM cmds").fetchall()
+    def command_rows(self, cmd: str) -> list[tuple[int, str, str | None]]:
+        """(doc, pattern, required literal) of every command pattern whose literal may occur in
+        `cmd`, in the order they were filed: a pattern is filed under its literal's first
+        characters, so a command reads only the patterns it could match, however many there are."""
+        keys = {cmd[i : i + build.CMD_KEY_CHARS] for i in range(len(cmd) - build.CMD_KEY_CHARS + 1)}
+        keys.add(build.CMD_GENERAL)
+        sql = (
+            "SELECT doc, pattern, lit FROM cmds WHERE key IN (SELECT value FROM json_each(?)) ORDER BY rowid"
+        )
+        return self._rows(sql, keys)
 
     def fanout(self, kind: str, triggers: Iterable[str], *, now: float) -> dict[str, int]:
         """How many active lessons reference each trigger (a trigger shared by many says less)."""
@@ -218,21 +230,39 @@ class LessonIndex:
         return dict(self.conn.execute(sql, (json.dumps(list(triggers)), now)).fetchall())
 
     def postings(self, terms: Iterable[str]) -> dict[str, list[Posting]]:
-        out: dict[str, list[Posting]] = {}
-        sql = "SELECT term, doc, tf, dl FROM post WHERE term IN (SELECT value FROM json_each(?))"
-        for term, doc, tf, dl in self._rows(sql, terms):
-            out.setdefault(term, []).append((doc, tf, dl))
-        return out
+        """Every posting of `terms` as tuples (whole lists: for tests and tools, not for a turn)."""
+        return {term: list(zip(*lists, strict=True)) for term, lists in self.term_lists(terms).items()}
+
+    def term_stats(self, terms: Iterable[str]) -> dict[str, tuple[int, str]]:
+        """term -> (document frequency, skyline text) for the indexed ones among `terms`."""
+        assert self.conn is not None
+        return postings.stats(self.conn, terms)
+
+    def term_lists(self, terms: Iterable[str]) -> dict[str, Lists]:
+        """term -> (doc ids, tfs, dls) arrays for the indexed ones among `terms`."""
+        assert self.conn is not None
+        return postings.read(self.conn, terms)
 
     def docs(self, ids: Iterable[int]) -> dict[int, DocInfo]:
         sql = (
-            "SELECT id, name, scope, path, recency, task_types, expires, inactive, flags, content FROM docs "
-            "WHERE id IN (SELECT value FROM json_each(?))"
+            "SELECT id, name, scope, path, recency, task_types, expires, inactive, flags, content, prior,"
+            " agents FROM docs WHERE id IN (SELECT value FROM json_each(?))"
         )
         return {
             row[0]: DocInfo(
-                row[0], row[1], row[2], row[3], row[4], json.loads(row[5]), row[6], bool(row[7]), *row[8:10]
-            )
+                row[0],
+                row[1],
+                row[2],
+                row[3],
+                row[4],
+                json.loads(row[5]),
+                row[6],
+                bool(row[7]),
+                row[8],
+                row[9],
+                row[10],
+                tuple(json.loads(row[11])),
+            )  # fmt: skip
             for row in self._rows(sql, ids)
         }
 

@@ -24,14 +24,15 @@ from reasonlessons.constants import (
     SCOPE_PROJECT,
 )
 from reasonlessons.errors import LessonFileError
-from reasonlessons.recall import globs
+from reasonlessons.recall import globs, postings
 from reasonlessons.recall.bm25 import document_terms
 from reasonlessons.safety import linear_re
 from reasonlessons.support import stamp as stamps
 from reasonlessons.support.tokens import tokenize
 
-SCHEMA = "reasonlessons-recall-index/5"  # 5: signatures are whole support.stamp stamps
-# A racy stamp (support/stamp.py) is kept with this prefix: it still matches itself, but no longer
+# 6: packed posting lists with df and skyline, commands by literal; 7: each lesson's prior
+# confidence and agents.
+SCHEMA = "reasonlessons-recall-index/7"
 # matches once the file is old enough to trust, so the file is read again then.
 RACY = "racy"
 ABSENT = "absent"
@@ -43,7 +44,8 @@ CREATE TABLE docs (
     id INTEGER PRIMARY KEY, name TEXT NOT NULL, scope TEXT NOT NULL, path TEXT NOT NULL, sig TEXT NOT NULL,
     meta TEXT NOT NULL, description TEXT NOT NULL, body TEXT NOT NULL, terms TEXT NOT NULL,
     recency TEXT NOT NULL, task_types TEXT NOT NULL, expires REAL, inactive INTEGER NOT NULL,
-    dl INTEGER NOT NULL, flags TEXT NOT NULL, content TEXT NOT NULL);
+    dl INTEGER NOT NULL, flags TEXT NOT NULL, content TEXT NOT NULL, prior REAL NOT NULL,
+    agents TEXT NOT NULL);
 CREATE INDEX docs_name ON docs(name);
 CREATE TABLE supersedes (name TEXT NOT NULL, doc INTEGER NOT NULL);
 CREATE INDEX supersedes_name ON supersedes(name);
@@ -56,12 +58,15 @@ CREATE TABLE globs (key TEXT NOT NULL, doc INTEGER NOT NULL, glob TEXT NOT NULL)
 CREATE INDEX globs_key ON globs(key);
 CREATE INDEX globs_glob ON globs(glob);
 CREATE INDEX globs_doc ON globs(doc);
-CREATE TABLE cmds (doc INTEGER NOT NULL, pattern TEXT NOT NULL, lit TEXT);
+CREATE TABLE cmds (doc INTEGER NOT NULL, pattern TEXT NOT NULL, lit TEXT, key TEXT NOT NULL);
 CREATE INDEX cmds_pattern ON cmds(pattern);
 CREATE INDEX cmds_doc ON cmds(doc);
-CREATE TABLE post (term TEXT NOT NULL, doc INTEGER NOT NULL, tf INTEGER NOT NULL, dl INTEGER NOT NULL,
-    PRIMARY KEY (term, doc)) WITHOUT ROWID;
+CREATE INDEX cmds_key ON cmds(key);
 """
+# A command pattern is filed under the first characters of its required literal (a command that does
+# not contain them cannot match it), or under CMD_GENERAL when it has no literal that long.
+CMD_KEY_CHARS = 3
+CMD_GENERAL = ""
 
 # path -> (scope, signature)
 Listing = dict[str, tuple[str, str]]
@@ -117,13 +122,14 @@ def new_image(data: bytes | None) -> sqlite3.Connection:
     if data:
         try:
             conn.deserialize(data)
-            if get_info(conn).get("schema") == SCHEMA:
+            info = get_info(conn)
+            if info.get("schema") == SCHEMA and info.get("byteorder") == postings.BYTEORDER:
                 return conn
         except sqlite3.Error:
             pass
         conn.close()
         conn = sqlite3.connect(":memory:")
-    conn.executescript(DDL)
+    conn.executescript(DDL + postings.DDL)
     return conn
 
 
@@ -138,17 +144,19 @@ def stored_files(conn: sqlite3.Connection) -> dict[str, tuple[str, str]]:
 def apply(conn: sqlite3.Connection, listing: Listing) -> int:
     """Bring the image in line with `listing`; return how many files were (re)parsed or dropped."""
     stored = stored_files(conn)
+    changes = postings.Changes()
     changed = 0
     for path in stored.keys() - listing.keys():
-        _drop(conn, path)
+        _drop(conn, path, changes)
         changed += 1
     for path, (scope, sig) in listing.items():
         if stored.get(path) == (scope, sig):
             continue
-        _drop(conn, path)
-        doc = _insert(conn, Path(path), scope, sig)
+        _drop(conn, path, changes)
+        doc = _insert(conn, Path(path), scope, sig, changes)
         conn.execute("INSERT INTO files VALUES (?, ?, ?, ?)", (path, scope, sig, doc))
         changed += 1
+    changes.write(conn)
     return changed
 
 
@@ -156,6 +164,7 @@ def finish(conn: sqlite3.Connection, *, dirs: list[str], files: int) -> None:
     n_docs, total = conn.execute("SELECT COUNT(*), COALESCE(SUM(dl), 0) FROM docs").fetchone()
     info = {
         "schema": SCHEMA,
+        "byteorder": postings.BYTEORDER,
         "dirs": json.dumps(dirs),
         "files": str(files),
         "n_docs": str(n_docs),
@@ -165,7 +174,7 @@ def finish(conn: sqlite3.Connection, *, dirs: list[str], files: int) -> None:
     conn.commit()
 
 
-def _drop(conn: sqlite3.Connection, path: str) -> None:
+def _drop(conn: sqlite3.Connection, path: str, changes: postings.Changes) -> None:
     row = conn.execute("SELECT doc FROM files WHERE path = ?", (path,)).fetchone()
     conn.execute("DELETE FROM files WHERE path = ?", (path,))
     if row is None or row[0] is None:
@@ -173,14 +182,15 @@ def _drop(conn: sqlite3.Connection, path: str) -> None:
     doc = row[0]
     terms_row = conn.execute("SELECT terms FROM docs WHERE id = ?", (doc,)).fetchone()
     if terms_row is not None:
-        terms = json.loads(terms_row[0])
-        conn.executemany("DELETE FROM post WHERE term = ? AND doc = ?", ((t, doc) for t in terms))
+        changes.remove(doc, json.loads(terms_row[0]))
     for table in ("kw", "globs", "cmds", "supersedes"):
         conn.execute(f"DELETE FROM {table} WHERE doc = ?", (doc,))
     conn.execute("DELETE FROM docs WHERE id = ?", (doc,))
 
 
-def _insert(conn: sqlite3.Connection, path: Path, scope: str, sig: str) -> int | None:
+def _insert(
+    conn: sqlite3.Connection, path: Path, scope: str, sig: str, changes: postings.Changes
+) -> int | None:
     """Parse one lesson file and file it; None when it cannot be read (validate reports it)."""
     try:
         lesson = lessons.file.read_lesson(path, scope=scope)
@@ -198,7 +208,8 @@ def _insert(conn: sqlite3.Connection, path: Path, scope: str, sig: str) -> int |
     dates = [d for d in (lesson.captured_at, lessons.model.as_datetime(lesson.meta.get("refreshed-at"))) if d]
     cur = conn.execute(
         "INSERT INTO docs (name, scope, path, sig, meta, description, body, terms, recency, task_types,"
-        " expires, inactive, dl, flags, content) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " expires, inactive, dl, flags, content, prior, agents)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             lesson.name,
             scope,
@@ -215,11 +226,13 @@ def _insert(conn: sqlite3.Connection, path: Path, scope: str, sig: str) -> int |
             dl,
             flags,
             content,
+            store.confidence.prior_of(lesson.meta),
+            json.dumps(lesson.agents),
         ),
     )
     doc = cur.lastrowid
     assert doc is not None
-    conn.executemany("INSERT INTO post VALUES (?, ?, ?, ?)", ((t, doc, tf, dl) for t, tf in terms.items()))
+    changes.add(doc, terms, dl)
     if lesson.declared_status != "deprecated":
         names = {n for n in lesson.supersedes if n != lesson.name}
         conn.executemany("INSERT INTO supersedes VALUES (?, ?)", ((n, doc) for n in sorted(names)))
@@ -240,7 +253,8 @@ def _insert_triggers(conn: sqlite3.Connection, doc: int, triggers: dict[str, lis
     for pattern in dict.fromkeys(triggers.get("commands", [])):
         if linear_re.problem(pattern) is None:
             lit = linear_re.required_literal(pattern)
-            conn.execute("INSERT INTO cmds VALUES (?, ?, ?)", (doc, pattern, lit))
+            key = lit[:CMD_KEY_CHARS] if lit is not None and len(lit) >= CMD_KEY_CHARS else CMD_GENERAL
+            conn.execute("INSERT INTO cmds VALUES (?, ?, ?, ?)", (doc, pattern, lit, key))
 
 
 def _jsonable(value: object) -> str:

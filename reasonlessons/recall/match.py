@@ -29,18 +29,21 @@ _compiled: dict[tuple[str, str], tuple[bool, linear_re.Regex] | None] = {}
 
 
 class Query(NamedTuple):
-    """One turn's inputs, normalized: prompt (clipped), repo-relative paths, raw files, command."""
+    """One turn's inputs, normalized: prompt (clipped), repo-relative paths, raw files, command
+    (clipped to MAX_CMD_CHARS; `cmd_complete` False when it was)."""
 
     prompt: str
     paths: list[str]
     files: list[str]
     cmd: str
+    cmd_complete: bool = True
 
     @classmethod
     def build(cls, prompt: str, files: Sequence[str], cmd: str | None, *, root: str) -> Query:
         raw = [f for f in list(files)[:MAX_FILES] if isinstance(f, str) and f]
         paths = [p for p in (globs.normalize_path(f, root) for f in raw) if p]
-        return cls(prompt, paths, raw, (cmd or "")[:MAX_CMD_CHARS])
+        cmd = cmd or ""
+        return cls(prompt, paths, raw, cmd[:MAX_CMD_CHARS], len(cmd) <= MAX_CMD_CHARS)
 
     @property
     def haystack(self) -> str:
@@ -115,14 +118,14 @@ def match_triggers(
         fired["files"] = idx.glob_docs(matched_globs)
     if query.cmd:
         data = query.cmd.encode("utf-8", "surrogateescape")
-        for doc, pattern, literal in idx.command_rows():
+        for doc, pattern, literal in idx.command_rows(query.cmd):
             if literal is not None and literal not in query.cmd:
                 continue  # cannot match: skip compiling it
             evals += 1
             if evals > MAX_PATTERN_EVALS:
                 break
             compiled = _compile("commands", pattern)
-            if compiled is not None and compiled[1].search(data):
+            if compiled is not None and compiled[1].search(data, complete=query.cmd_complete):
                 fired["commands"].append((doc, pattern))
     specificity: dict[int, float] = {}
     reasons: dict[int, list[str]] = {}
@@ -139,3 +142,33 @@ def match_triggers(
             specificity[doc] = max(specificity.get(doc, value), value)
             reasons.setdefault(doc, []).append(f"{kind[:-1]} {trigger}")
     return specificity, reasons
+
+
+def agent_family(agent: str) -> str:
+    """An agent's name as lessons name it: a log format's version suffix dropped (`reasonix-v2`)."""
+    base, _, version = agent.rpartition("-v")
+    return base if base and version.isdigit() else agent
+
+
+def for_agent(agents: Sequence[str], agent: str | None) -> bool:
+    """Whether a lesson limited to `agents` (empty: every agent) reaches `agent`.
+
+    An unknown agent (None) gets only the lessons for every agent: a rule about one agent's tools
+    must never reach another one that did not say who it is."""
+    if not agents:
+        return True
+    if not agent:
+        return False
+    name = agent_family(agent)
+    for wanted in agents:
+        if wanted in (name, agent):
+            return True
+        if any(c in wanted for c in "*?[") and _glob(wanted, name):
+            return True
+    return False
+
+
+def _glob(pattern: str, name: str) -> bool:
+    import fnmatch  # rare: most lessons name agents outright
+
+    return fnmatch.fnmatchcase(name, pattern)

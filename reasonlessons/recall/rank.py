@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 RRF_K = 60
-# A matched trigger says the most about relevance; prompt words next; track record and age refine.
+# A matched trigger says the most about relevance; prompt words next; confidence and age refine.
 W_SPECIFICITY = 5.0
 W_RELEVANCE = 2.0
 W_OUTCOME = 1.0
@@ -24,22 +24,13 @@ def estimate_tokens(text: str) -> int:
     return (len(text) + 3) // 4
 
 
-def effectiveness(success: int, failure: int) -> float:
-    """Laplace-smoothed success rate: 0.5 with no record, towards 1 or 0 as outcomes accumulate."""
-    return (success + 1) / (success + failure + 2)
-
-
-def is_caution(success: int, failure: int) -> bool:
-    """More failures than successes: show the lesson as a warning, not as advice."""
-    return failure > success
-
-
 class Candidate:
     """One lesson that may be recalled, with the signals ranking looks at."""
 
     __slots__ = (
+        "caution",
+        "confidence",
         "doc",
-        "failure",
         "name",
         "reasons",
         "recency",
@@ -47,7 +38,6 @@ class Candidate:
         "scope",
         "score",
         "specificity",
-        "success",
     )
 
     def __init__(self, doc: int, name: str, scope: str, recency: str = "") -> None:
@@ -57,8 +47,8 @@ class Candidate:
         self.recency = recency
         self.specificity: float | None = None
         self.relevance = 0.0
-        self.success = 0
-        self.failure = 0
+        self.confidence = 0.0  # decayed for ranking (store/confidence.py)
+        self.caution = False
         self.score = 0.0
         self.reasons: list[str] = []
 
@@ -90,7 +80,7 @@ def fuse(cands: list[Candidate]) -> list[Candidate]:
         cand.score = 0.0
     _add(cands, W_SPECIFICITY, lambda c: c.specificity)
     _add(cands, W_RELEVANCE, lambda c: c.relevance if c.relevance > 0 else None)
-    _add(cands, W_OUTCOME, lambda c: effectiveness(c.success, c.failure))
+    _add(cands, W_OUTCOME, lambda c: c.confidence)
     _add(cands, W_RECENCY, lambda c: c.recency or None)
     cands.sort(key=lambda c: (c.name, SCOPE_ORDER.get(c.scope, 2)))
     cands.sort(key=lambda c: c.recency, reverse=True)

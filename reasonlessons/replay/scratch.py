@@ -7,6 +7,7 @@ files are the facts lessons are fingerprinted against).
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -15,6 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from reasonlessons.constants import LESSONS_DIR, STATE_DIR
+from reasonlessons.errors import UnsafeLocationError
+from reasonlessons.lessons import statedir
 from reasonlessons.lessons.locations import Locations
 from reasonlessons.store.project import Project
 
@@ -32,6 +35,15 @@ class ScratchLocations(Locations):
     @property
     def state_dir(self) -> Path:
         return self.scratch / STATE_DIR
+
+    def guard_writes(self) -> None:
+        """Every scope and the state live in `scratch`, a folder replay made itself: a write may not
+        leave it (the repository's own `.reasonix/` is never written, so it is not checked)."""
+        for directory in (self.project_dir, self.candidates_dir, self.state_dir, self.global_dir):
+            if os.path.lexists(directory) and not statedir.inside(str(directory), str(self.scratch)):
+                raise UnsafeLocationError(
+                    f"{directory} resolves outside the replay's scratch folder {self.scratch}"
+                )
 
 
 @contextmanager

@@ -3,7 +3,11 @@
 Takes any text reasonlessons is about to write, and the patterns lessons carry; gives it redacted
 (or refused), and patterns that run in linear time.
 
-    redact.py      redaction of secrets from everything written: the one place the patterns live
+    redact.py      redaction of secrets from everything written: the one place secrets are looked for
+    formats.py     token formats recognised by shape (vendor prefixes, alphabets, lengths)
+    positions.py   secret-bearing places whatever the value: password flags, `*_TOKEN=`, URLs, headers
+    textview.py    text as a scanner reads it: escapes decoded, invisible characters gone, mapped back
+    terminal.py    what a terminal is shown: control and invisible characters rendered visibly
     secretscan.py  detect-secrets as a span finder for redact.py
     needs.py       substrings every match of a regex must contain: a prefilter that skips running it
     linear_re.py   user-supplied patterns on RE2, so no `commands` trigger can hang recall

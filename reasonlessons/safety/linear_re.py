@@ -15,10 +15,15 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from typing import Protocol
 
+    class Match(Protocol):
+        """What we use of an RE2 match."""
+
+        def end(self) -> int: ...
+
     class Compiled(Protocol):
         """What we use of an RE2 pattern object (google-re2 ships no type information)."""
 
-        def search(self, data: bytes) -> object | None: ...
+        def search(self, data: bytes) -> Match | None: ...
 
         def fullmatch(self, data: bytes) -> object | None: ...
 
@@ -46,8 +51,15 @@ class Regex:
         self.pattern = pattern
         self._compiled = compiled
 
-    def search(self, data: bytes) -> bool:
-        return self._compiled.search(data) is not None
+    def search(self, data: bytes, *, complete: bool = True) -> bool:
+        """Whether the pattern matches anywhere in `data`. `complete=False` says `data` is the start of
+        a longer input cut short: a match that reaches the cut may depend on where the input ends
+        (`$`, `\\b`, `a+!`), so only a match ending before it counts. A cut input can then miss a
+        match, never invent one."""
+        match = self._compiled.search(data)
+        if match is None:
+            return False
+        return complete or match.end() < len(data)
 
     def fullmatch(self, data: bytes) -> bool:
         return self._compiled.fullmatch(data) is not None

@@ -1,10 +1,13 @@
 """detect-secrets as a span finder for reasonlessons.safety.redact (the one detect-secrets user).
 
-The library's detectors are run as plain string scanners (`analyze_string`), line by line: no
-baseline, no settings, no network verification. Its high-entropy plugins are left out on purpose:
-they flag git shas, xxhash digests, UUIDs and base64 images, which fill ordinary lessons and logs.
-The public-IP plugin is left out too: an address is not a secret. Coverage, and what privacy.py's
-own patterns add where these detectors are weak, is tabled in docs/security.md.
+The library's detectors are run as plain string scanners, line by line: no baseline, no settings,
+no network verification. Every secret detector of the library is used. Its two high-entropy
+plugins (quoted base64 and hex strings above its entropy limits) go through the library's own
+false-positive filters (UUIDs, sequences, ids, templates, `$` references) and two more: a hex string
+counts only on a line that names a secret (git shas, digests and ETags are hex), and a base64
+string not when it is a content digest (`sha512-…` integrity). The public-IP plugin is the one left
+out: an address is not a secret. Coverage, and what the own formats and positions add, is tabled in
+docs/security.md.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from reasonlessons.errors import ReasonLessonsError
 from reasonlessons.safety.linear_re import WordSet
@@ -47,6 +50,10 @@ PLUGINS = (
     ("stripe", "StripeDetector"),
     ("telegram_token", "TelegramBotTokenDetector"),
     ("twilio", "TwilioKeyDetector"),
+)
+ENTROPY_PLUGINS = (
+    ("high_entropy_strings", "Base64HighEntropyString"),
+    ("high_entropy_strings", "HexHighEntropyString"),
 )
 # The keyword detector is written for source lines and backtracks; longer lines are scanned in
 # overlapping windows so that a pasted minified blob costs linear time, and a secret on a window
@@ -96,6 +103,16 @@ def _detectors() -> tuple[tuple[_Detector, ...], _Detector, re.Pattern[str], Wor
     return regex, keyword, re.compile(DENYLIST_REGEX, re.IGNORECASE), _words(regex)
 
 
+@lru_cache(maxsize=1)
+def _entropy_plugins() -> tuple[Any, ...]:
+    """The library's high-entropy string plugins (base64, hex), with its default limits."""
+    import importlib
+
+    return tuple(
+        getattr(importlib.import_module(f"detect_secrets.plugins.{m}"), c)() for m, c in ENTROPY_PLUGINS
+    )
+
+
 def _words(detectors: tuple[_Detector, ...]) -> WordSet:
     """Every string the detectors' prefilters ask about, lower-cased, to find in one pass."""
     return WordSet(w.lower() for d in detectors for _, needed, _ in d.patterns for s in needed for w in s)
@@ -131,6 +148,8 @@ def spans(text: str) -> list[tuple[int, int, str]]:
     """(start, end, kind) of every secret the library's detectors find in `text`."""
     regex, keyword, keywords, words = _detectors()
     found: list[tuple[int, int, str]] = []
+    if "'" in text or '"' in text:
+        found.extend(_entropy_spans(text, _entropy_plugins(), keywords))
     # The regex detectors never match across a line break, so they run over the whole text at
     # once (a state document has thousands of short lines); the keyword detector needs its line.
     folded = text.lower()
@@ -148,6 +167,40 @@ def spans(text: str) -> list[tuple[int, int, str]]:
                     at = start + base
                     found.extend((at + a, at + b, keyword.kind) for a, b in _occurrences(chunk, value))
     return found
+
+
+_DIGEST = re.compile(r"(?i)^(?:sha\d+|md5|h1|sha\d+-|blake\w*)[-:=]")
+
+
+def _entropy_spans(
+    text: str, plugins: tuple[Any, ...], keywords: re.Pattern[str]
+) -> Iterator[tuple[int, int, str]]:
+    """Quoted strings the high-entropy plugins flag, after the library's filters and ours."""
+    from detect_secrets.filters import heuristic
+
+    for plugin in plugins:
+        hex_only = plugin.secret_type.startswith("Hex")
+        for match in plugin.regex.finditer(text):
+            value = match.group(2)
+            if len(value) < 16 or plugin.calculate_shannon_entropy(value) <= plugin.entropy_limit:
+                continue
+            start = text.rfind("\n", 0, match.start()) + 1
+            end = text.find("\n", match.end())
+            line = text[start : len(text) if end < 0 else end]
+            if (
+                heuristic.is_sequential_string(value)
+                or heuristic.is_potential_uuid(value)
+                or heuristic.is_likely_id_string(value, line, plugin)
+                or heuristic.is_templated_secret(value)
+                or heuristic.is_prefixed_with_dollar_sign(value)
+                or _DIGEST.match(value)
+                or "/" in value.strip("/")
+                and value.count("/") >= 2  # a path
+                or (hex_only and not keywords.search(line))
+                or (not hex_only and re.fullmatch(r"[0-9a-fA-F]+", value) is not None)
+            ):
+                continue
+            yield match.start(2), match.end(2), _SLUG.sub("-", plugin.secret_type.lower()).strip("-")
 
 
 def _keyword_lines(text: str, keywords: re.Pattern[str]) -> Iterator[tuple[int, int]]:

@@ -107,6 +107,7 @@ def plan(project: Project, name: str | None = None, *, all: bool = False) -> Pla
 
 def apply(project: Project, planned: Plan) -> list[Lesson]:
     """Write what `plan` found, setting each lesson's `refreshed-at`; the lessons written."""
+    project.loc.guard_writes()  # a lessons directory symlinked out of its scope is not written
     today = project.now().date()
     done: list[Lesson] = []
     for item in planned.refreshes:

@@ -9,7 +9,11 @@ reject, remove) under one lock, validation, and trust decisions, with counters i
     validate.py  every problem in every scope, reported together
     trust.py     what makes a lesson unfit to hand to an agent unreviewed, and trusting it anyway
     state.py     versioned JSON documents in the local state directory, rebuilt when damaged
-    outcomes.py  each lesson's track record (lesson-outcomes.json), which recall and `list` read
+    outcomes.py  which session decided what about each lesson, and the counts derived from it
+    counts.py    those counts as recall reads them every turn (lesson-outcomes.json)
+    confidence.py  a lesson's confidence from its prior and those counts; archiving, decay
+    config.py    the settings in config.toml (project over global over defaults)
+    configfile.py  reading and checking one config.toml (only when one exists)
 """
 
 from __future__ import annotations
@@ -19,10 +23,10 @@ from typing import TYPE_CHECKING, Any
 
 # Submodules loaded on first use: recall consults trust only for a flagged lesson, and the command
 # line reaches for the store when one of its commands runs (so `--help` does not load it).
-__all__ = ["project", "trust", "validate"]
+__all__ = ["confidence", "config", "configfile", "counts", "project", "trust", "validate"]
 
 if TYPE_CHECKING:
-    from reasonlessons.store import project, trust, validate
+    from reasonlessons.store import confidence, config, configfile, counts, project, trust, validate
 
 
 def __getattr__(name: str) -> Any:

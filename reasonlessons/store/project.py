@@ -18,7 +18,9 @@ from reasonlessons.constants import (
 )
 from reasonlessons.lessons.locations import Locations
 from reasonlessons.lessons.model import Lesson
-from reasonlessons.store import outcomes
+from reasonlessons.store import confidence, config, outcomes
+from reasonlessons.store.config import Config
+from reasonlessons.store.outcomes import Record
 from reasonlessons.store.scopes import BadEntry, LessonStore
 from reasonlessons.store.status import DriftCheck, status_of, superseded_names
 
@@ -35,12 +37,15 @@ SCOPE_CHOICES = {
 
 @dataclass
 class Entry:
-    """A lesson with its current status, as `list` and `show` report it."""
+    """A lesson with its current status and confidence, as `list` and `show` report it."""
 
     lesson: Lesson
     status: str
     shadowed: bool = False
     reason: str | None = None  # why a lesson is deprecated when the file does not say so
+    record: Record = Record()  # outcomes observed here (store/outcomes.py)
+    confidence: float = confidence.DEFAULT_PRIOR
+    archived: bool = False  # its confidence fell below the archive floor
     # A global lesson's conditions this repository does not meet (fingerprint/applies.py).
     not_applying: list[Any] | None = None
 
@@ -63,6 +68,19 @@ class Entry:
             out["shadowed"] = True
         if self.reason:
             out["reason"] = self.reason
+        out["confidence"] = self.confidence
+        out["outcomes"] = {
+            "confirmed": self.record.confirmed,
+            "contradicted": self.record.contradicted,
+            "soft": self.record.soft,
+            "direct": self.record.direct,
+            "last-confirmed": self.record.last_confirmed,
+        }
+        if self.archived:
+            out["archived"] = True
+        agents = self.lesson.agents
+        if agents:
+            out["agents"] = agents
         if lesson.scope == SCOPE_GLOBAL and self.not_applying is not None:
             out["applies"] = self.applies
             if self.not_applying:
@@ -82,6 +100,14 @@ class Project:
         self.now = now
         self.store = LessonStore(locations, now=now, recorder=self._record)
         self._checker: fingerprint.Checker | None = None
+        self._config: Config | None = None
+
+    @property
+    def config(self) -> Config:
+        """The settings (store/config.py), read once; a bad config.toml raises ConfigError."""
+        if self._config is None:
+            self._config = config.load(self.loc)
+        return self._config
 
     def _record(self, root: Path, entries: Sequence[str], scope: str) -> dict[str, Any]:
         recorded: dict[str, Any] = fingerprint.record_for(root, scope, entries)
@@ -117,18 +143,11 @@ class Project:
         superseded = superseded_names(deciders)
         now = self.now()
         project_names = {lesson.name for lesson in scan.lessons if lesson.scope == SCOPE_PROJECT}
-        off = self.deactivated()
+        records = outcomes.load(self.loc.state_dir)
         out = []
         for done, lesson in enumerate(scan.lessons, 1):
-            status = status_of(
-                lesson,
-                now=now,
-                superseded=superseded,
-                drift=self.drift if check_drift else None,
-                deactivated=off,
-            )
             shadowed = lesson.scope == SCOPE_GLOBAL and lesson.name in project_names
-            entry = Entry(lesson, status, shadowed, self._reason(lesson, status, off))
+            entry = self._entry(lesson, now, superseded, records, check_drift=check_drift, shadowed=shadowed)
             if check_drift and lesson.scope == SCOPE_GLOBAL:
                 entry.not_applying = self.not_applying(lesson)
             out.append(entry)
@@ -136,24 +155,49 @@ class Project:
                 progress(done, len(scan.lessons))
         return out, scan.bad
 
-    def deactivated(self) -> dict[str, str]:
-        """Lessons the learning loop switched off because they kept failing: `<scope>:<name>` -> why."""
-        return outcomes.deactivated(self.loc.state_dir)
-
-    @staticmethod
-    def _reason(lesson: Lesson, status: str, off: dict[str, str]) -> str | None:
+    def _entry(
+        self,
+        lesson: Lesson,
+        now: dt.datetime,
+        superseded: set[str],
+        records: dict[str, Record],
+        *,
+        check_drift: bool,
+        shadowed: bool = False,
+    ) -> Entry:
         key = f"{lesson.scope}:{lesson.name}"
-        if status == STATUS_DEPRECATED and lesson.declared_status is None and key in off:
-            return f"deactivated: {off[key]}"
-        return None
+        record = records.get(key) or Record()
+        value = record.confidence(confidence.prior_of(lesson.meta))
+        floor = self.config.archive_floor
+        archived = confidence.archived(value, floor)
+        status = status_of(
+            lesson,
+            now=now,
+            superseded=superseded,
+            drift=self.drift if check_drift else None,
+            archived=archived,
+        )
+        reason = None
+        if archived and status == STATUS_DEPRECATED and lesson.declared_status is None:
+            reason = (
+                f"archived: confidence {value:g} is below the floor {floor:g} "
+                f"(contradicted in {record.contradicted} session(s), confirmed in {record.confirmed}); "
+                "`reasonlessons revive NAME` restores it"
+            )
+        return Entry(lesson, status, shadowed, reason, record, value, archived)
+
+    def history(self, lesson: Lesson) -> outcomes.History:
+        """Which sessions decided what about this lesson (store/outcomes.py), for `show`."""
+        return (
+            outcomes.histories(self.loc.state_dir).get(f"{lesson.scope}:{lesson.name}") or outcomes.History()
+        )
 
     def entry(self, name: str, *, scopes: Sequence[str] | None = None) -> Entry:
         """One lesson by name (project wins over global, then candidates), with its status."""
         lesson = self.store.find(name, scopes or (SCOPE_PROJECT, SCOPE_GLOBAL, SCOPE_CANDIDATE))
         superseded = superseded_names(self.store.scan((SCOPE_PROJECT, SCOPE_GLOBAL)).lessons)
-        off = self.deactivated()
-        status = status_of(lesson, now=self.now(), superseded=superseded, drift=self.drift, deactivated=off)
-        entry = Entry(lesson, status, reason=self._reason(lesson, status, off))
+        records = outcomes.load(self.loc.state_dir)
+        entry = self._entry(lesson, self.now(), superseded, records, check_drift=True)
         if lesson.scope == SCOPE_GLOBAL:
             entry.not_applying = self.not_applying(lesson)
         return entry

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from reasonlessons.constants import (
     ARCHIVE_DIR,
     CANDIDATES_DIR,
+    CONFIG_FILE,
     LESSON_SUFFIX,
     NAME_RE,
     SCOPE_CANDIDATE,
@@ -30,7 +31,7 @@ from reasonlessons.lessons.file import read_lesson, render_lesson, write_lesson
 from reasonlessons.lessons.locations import Locations
 from reasonlessons.lessons.model import Lesson, check_name, schema_problems
 from reasonlessons.store.state import load_state, save_state
-from reasonlessons.support.atomic import locked
+from reasonlessons.support.atomic import locked, write_atomic
 from reasonlessons.support.hashing import text_key
 
 if TYPE_CHECKING:
@@ -110,6 +111,8 @@ class LessonStore:
                 continue  # our temp files, .gitkeep, editors' swap files
             if scope == SCOPE_PROJECT and entry.name == CANDIDATES_DIR:
                 continue
+            if scope != SCOPE_CANDIDATE and entry.name == CONFIG_FILE:
+                continue  # the scope's settings (store/config.py)
             if scope != SCOPE_CANDIDATE and entry.name == ARCHIVE_DIR:
                 continue  # what `prune` retired (reasonlessons/curation/prune.py)
             if not entry.name.endswith(LESSON_SUFFIX):
@@ -168,6 +171,7 @@ class LessonStore:
             meta.update(self._recorder(self.loc.root, list(fingerprint), scope))
         lesson = Lesson(meta=meta, body=body, scope=scope)
         path = self.path_for(name, scope)
+        self.loc.guard_writes()
         with locked(self.loc.lock_path(scope)):
             if not replace and (path.exists() or path.is_symlink()):
                 raise LessonExistsError(
@@ -183,6 +187,7 @@ class LessonStore:
         if lesson.path is None or lesson.scope is None:
             raise ValueError("save() needs a lesson read from the store")
         data = render_lesson(lesson)
+        self.loc.guard_writes()
         with locked(self.loc.lock_path(lesson.scope)):
             try:
                 if lesson.path.read_bytes() == data:
@@ -197,6 +202,7 @@ class LessonStore:
         source = self.path_for(name, SCOPE_CANDIDATE)
         target_scope = SCOPE_GLOBAL if to_global else SCOPE_PROJECT
         target = self.path_for(name, target_scope)
+        self.loc.guard_writes()
         with locked(self.loc.lock_path(SCOPE_PROJECT)), self._maybe_global_lock(to_global):
             if not (source.exists() or source.is_symlink()):
                 raise LessonNotFoundError(
@@ -216,7 +222,7 @@ class LessonStore:
                     )
             else:
                 self._prepare_dir(target_scope)
-                write_lesson(target, lesson)
+                write_atomic(target, data)  # the rendering just made: rendering again costs a scan
             self._unlink(source)
         lesson.path, lesson.scope = target, target_scope
         return lesson
@@ -224,16 +230,22 @@ class LessonStore:
     def promote_auto(self, after: dt.timedelta) -> list[Lesson]:
         """Promote every candidate captured more than `after` ago (rejected ones are already gone)."""
         cutoff = self.now() - after
+        rejections = self.rejections()
         promoted = []
         for lesson in self.scan([SCOPE_CANDIDATE]).lessons:
             captured = lesson.captured_at
-            if captured is not None and captured <= cutoff and not self.is_rejected(lesson):
+            if (
+                captured is not None
+                and captured <= cutoff
+                and not self.is_rejected(lesson, rejections=rejections)
+            ):
                 promoted.append(self.promote(lesson.name))
         return promoted
 
     def reject(self, name: str) -> Path:
         """Delete a candidate and remember it so capture does not propose it again."""
         path = self.path_for(name, SCOPE_CANDIDATE)
+        self.loc.guard_writes()
         with locked(self.loc.lock_path(SCOPE_CANDIDATE)):
             if not (path.exists() or path.is_symlink()):
                 raise LessonNotFoundError(
@@ -251,9 +263,15 @@ class LessonStore:
             self._unlink(path)
         return path
 
-    def is_rejected(self, lesson: Lesson) -> bool:
-        """True when a candidate with this name or this content was rejected before."""
-        rejections = load_state(self.loc.state_dir / _REJECTIONS, kind="rejections")
+    def rejections(self) -> dict[str, Any]:
+        """The rejected candidates, by name: `{"key": content key, "at": when}`."""
+        return load_state(self.loc.state_dir / _REJECTIONS, kind="rejections")
+
+    def is_rejected(self, lesson: Lesson, *, rejections: dict[str, Any] | None = None) -> bool:
+        """True when a candidate with this name or this content was rejected before (`rejections`:
+        the document, when the caller asks about many candidates)."""
+        if rejections is None:
+            rejections = self.rejections()
         if lesson.name in rejections:
             return True
         key = content_key(lesson)
@@ -262,6 +280,7 @@ class LessonStore:
     def remove(self, name: str, *, scope: str = SCOPE_PROJECT) -> Path:
         """Delete a promoted lesson from the project (or global) scope."""
         path = self.path_for(name, scope)
+        self.loc.guard_writes()
         with locked(self.loc.lock_path(scope)):
             if not (path.exists() or path.is_symlink()):
                 hint = "reject it" if self.path_for(name, SCOPE_CANDIDATE).exists() else "check the name"

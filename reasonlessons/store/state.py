@@ -10,8 +10,8 @@ from reasonlessons.constants import STATE_SCHEMA_VERSION
 from reasonlessons.support.atomic import write_atomic
 
 
-def load_state(path: Path, *, kind: str) -> dict[str, Any]:
-    """Read a state document of `kind`; missing, corrupt or foreign documents read as empty."""
+def load_state(path: Path, *, kind: str, version: int = STATE_SCHEMA_VERSION) -> dict[str, Any]:
+    """Read a state document of `kind` and `version`; missing, corrupt or foreign ones read as empty."""
     try:
         raw = path.read_bytes()
     except OSError:
@@ -24,7 +24,7 @@ def load_state(path: Path, *, kind: str) -> dict[str, Any]:
     if (
         not isinstance(doc, dict)
         or doc.get("kind") != kind
-        or doc.get("version") != STATE_SCHEMA_VERSION
+        or doc.get("version") != version
         or not isinstance(doc.get("data"), dict)
     ):
         return {}
@@ -32,10 +32,15 @@ def load_state(path: Path, *, kind: str) -> dict[str, Any]:
     return data
 
 
-def save_state(path: Path, data: dict[str, Any], *, kind: str) -> None:
-    """Write a state document atomically with its kind and schema version, secrets redacted."""
-    doc = {"kind": kind, "version": STATE_SCHEMA_VERSION, "data": data}
-    _, text = safety.redact.scrub(doc, _dump, line_bound=True)  # _dump: indented JSON, one item per line
+def save_state(path: Path, data: dict[str, Any], *, kind: str, version: int = STATE_SCHEMA_VERSION) -> None:
+    """Write a state document atomically with its kind and schema version, secrets redacted.
+
+    The one writer of JSON state, so the one place its redaction is enforced: every string and
+    every mapping key, including the shapes a secret keeps once lower-cased or cut into words
+    (a summary's prompt terms, a path's parts); fail closed (SecretFoundError, nothing written)."""
+    doc = {"kind": kind, "version": version, "data": data}
+    # _dump: indented JSON, one item per line.
+    _, text = safety.redact.scrub(doc, _dump, line_bound=True, derived=True)
     write_atomic(path, text.encode("utf-8"))
 
 

@@ -1,13 +1,14 @@
 """A lesson's status: deprecated, superseded, expired, stale or active, in that precedence.
 
-A lesson the learning loop deactivated (it kept failing, reasonlessons/learning/lifecycle.py) is
-`deprecated` too: the flag lives in local state, the file is untouched.
+A lesson the learning loop archived (its confidence fell below the archive floor,
+reasonlessons/learning/lifecycle.py) is `deprecated` too: the counts live in local state, the file
+is untouched.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from reasonlessons.constants import (
@@ -39,14 +40,14 @@ def status_of(
     now: dt.datetime,
     superseded: set[str],
     drift: DriftCheck | None,
-    deactivated: Collection[str] = (),
+    archived: bool = False,
 ) -> str:
     """The status one lesson has now; `drift` is only consulted when nothing cheaper decides.
 
-    `deactivated` holds `<scope>:<name>` keys the learning loop switched off.
+    `archived`: the learning loop archived it (store/confidence.py).
     """
     declared = lesson.declared_status
-    if declared == STATUS_DEPRECATED or (deactivated and f"{lesson.scope}:{lesson.name}" in deactivated):
+    if declared == STATUS_DEPRECATED or archived:
         return STATUS_DEPRECATED
     if declared == STATUS_SUPERSEDED or lesson.name in superseded:
         return STATUS_SUPERSEDED

@@ -6,26 +6,31 @@ that exfiltrates (data in URLs, piping a download into a shell, payload blobs), 
 human reviewer (bidi controls, zero-width and tag characters), or that is too big to be a lesson.
 `validate` reports flags; recall skips a flagged lesson until `reasonlessons trust NAME` records
 that a human accepted exactly this content: trust is keyed by scope, name and a SHA-256 of what the
-agent would see (description, body, triggers), so any change to it revokes the trust.
+agent would see (description, body, triggers), so any change to it revokes the trust. Trust is kept
+under `$REASONIX_HOME` per checkout, never in the repository (`trust_path`).
 See docs/security.md.
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import hashlib
 import json
+import os
 import re
+import stat
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from reasonlessons.constants import SCOPE_GLOBAL, STATE_DIR
+from reasonlessons.constants import SCOPE_CANDIDATE, SCOPE_GLOBAL, SCOPE_PROJECT, STATE_DIR
 from reasonlessons.lessons.file import read_lesson
 from reasonlessons.lessons.locations import Locations
 from reasonlessons.lessons.model import Lesson
+from reasonlessons.safety import textview
 from reasonlessons.store.state import load_state, save_state
 from reasonlessons.support.atomic import locked
 
@@ -124,9 +129,15 @@ def scan(lesson: Lesson) -> list[Flag]:
 
 
 def scan_text(description: str, body: str) -> list[Flag]:
-    """Flags on the text of a lesson; empty when it reads like ordinary advice."""
+    """Flags on the text of a lesson; empty when it reads like ordinary advice.
+
+    The phrases, markup and shapes are looked for in the text's skeleton (safety/textview.py):
+    NFKC-folded, invisible characters removed, Cyrillic and Greek look-alikes made Latin, so a soft
+    hyphen, a zero-width joiner or an `і` does not hide "ignore previous instructions". The
+    invisible characters themselves are flagged from the text as written."""
     flags: list[Flag] = []
-    text = f"{description}\n{body}"
+    raw = f"{description}\n{body}"
+    text = textview.skeleton(raw)
     flat = " ".join(text.split())
     for pattern in _OVERRIDE:
         if match := pattern.search(flat):
@@ -146,7 +157,7 @@ def scan_text(description: str, body: str) -> list[Flag]:
             flags.append(Flag(EXFILTRATION, f"a URL carries data or credentials ({_quote(url)})"))
         elif blob is not None:
             flags.append(Flag(EXFILTRATION, f"holds a {len(blob)}-character encoded blob"))
-    hidden = sorted({f"U+{ord(c):04X}" for c in _HIDDEN.findall(text)} | _format_chars(text))
+    hidden = sorted({f"U+{ord(c):04X}" for c in _HIDDEN.findall(raw)} | _format_chars(raw))
     if hidden:
         flags.append(Flag(HIDDEN, f"holds invisible or control characters ({', '.join(hidden[:5])})"))
     flags.extend(_caps(description, body))
@@ -222,8 +233,41 @@ def lesson_hash(lesson: Lesson) -> str:
 
 
 def trust_path(loc: Locations, scope: str) -> Path:
-    """Global lessons are trusted once per user; project and candidate lessons per checkout."""
-    return loc.home / STATE_DIR / TRUST_FILE if scope == SCOPE_GLOBAL else loc.state_dir / TRUST_FILE
+    """Global lessons are trusted once per user; project and candidate lessons per checkout. Both
+    live under `$REASONIX_HOME`, never in the repository: a trust decision is a person's, on one
+    machine, and whatever a clone carries in `.reasonix/state/` is someone else's."""
+    return loc.home / STATE_DIR / TRUST_FILE if scope == SCOPE_GLOBAL else loc.machine_dir / TRUST_FILE
+
+
+MIGRATED_SUFFIX = ".migrated"
+
+
+def migrate_local_trust(loc: Locations) -> bool:
+    """Move trust decisions kept in `.reasonix/state/trust.json` (before they lived under
+    `$REASONIX_HOME`) to this machine's file, once; True when something was moved.
+
+    Only from a state folder that is this checkout's own (not tracked by git, not a symlink out of
+    the repository, see lessons/statedir.py), from a regular file this user owns, and never over
+    decisions already kept per machine. The old file is renamed, so it is never read again."""
+    legacy = loc.repo_state_dir / TRUST_FILE
+    target = trust_path(loc, SCOPE_PROJECT)
+    try:
+        info = legacy.lstat()
+    except OSError:
+        return False
+    if target.exists() or not stat.S_ISREG(info.st_mode) or info.st_uid != os.getuid():
+        return False
+    if loc.state_dir != loc.repo_state_dir:
+        return False  # arrived by git or leaves the repository: not this user's decisions
+    data = load_state(legacy, kind=_KIND)
+    kept = {k: v for k, v in data.items() if k.startswith((f"{SCOPE_PROJECT}:", f"{SCOPE_CANDIDATE}:"))}
+    with locked(target.with_name("trust.lock")):
+        if target.exists():
+            return False
+        save_state(target, kept, kind=_KIND)
+    with contextlib.suppress(OSError):
+        legacy.rename(legacy.with_name(TRUST_FILE + MIGRATED_SUFFIX))
+    return bool(kept)
 
 
 def key(scope: str, name: str) -> str:
@@ -232,6 +276,8 @@ def key(scope: str, name: str) -> str:
 
 def trusted_hashes(loc: Locations, scope: str) -> dict[str, str]:
     """`scope:name` -> content hash the user trusted, for one scope's trust file."""
+    if scope != SCOPE_GLOBAL:
+        migrate_local_trust(loc)
     data = load_state(trust_path(loc, scope), kind=_KIND)
     return {
         name: entry["hash"]
@@ -251,7 +297,7 @@ def record_trust(loc: Locations, lesson: Lesson, *, now: dt.datetime, flags: lis
     scope = lesson.scope or ""
     path = trust_path(loc, scope)
     if scope != SCOPE_GLOBAL:
-        loc.ensure_state_dir()
+        migrate_local_trust(loc)
     with locked(path.with_name("trust.lock")):
         data = load_state(path, kind=_KIND)
         data[key(scope, lesson.name)] = {
@@ -267,6 +313,8 @@ def revoke_trust(loc: Locations, lesson: Lesson) -> bool:
     """Forget a lesson's trust; False when it was not trusted."""
     scope = lesson.scope or ""
     path = trust_path(loc, scope)
+    if scope != SCOPE_GLOBAL:
+        migrate_local_trust(loc)
     with locked(path.with_name("trust.lock")):
         data = load_state(path, kind=_KIND)
         if data.pop(key(scope, lesson.name), None) is None:

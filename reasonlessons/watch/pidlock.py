@@ -1,7 +1,11 @@
-"""One daemon per repository: an exclusive lock held for the daemon's life, and a pid file saying who.
+"""One daemon per repository: exclusive locks held for the daemon's life, and a pid file saying who.
 
-The lock is an OS file lock (through `reasonlessons.support.atomic.locked`), so the kernel drops it when its
-holder dies: a pid file left behind by a killed daemon is simply taken over.
+Two locks, both dropped by the kernel when their holder dies (a pid file left behind by a killed
+daemon is simply taken over): `watch.lock` in the state directory, through
+`reasonlessons.support.atomic.locked`, and a `flock` on the repository's own directory. The state
+directory may be deleted under a running daemon (`rm -rf .reasonix/state`), and a lock on a deleted
+file no longer keeps anyone out; the repository directory cannot be deleted while the daemon serves
+it, so the second lock still refuses a second daemon.
 """
 
 from __future__ import annotations
@@ -25,6 +29,38 @@ class WatchRunningError(ReasonLessonsError):
     """Another `reasonlessons watch` already serves this repository."""
 
 
+def _running(root: Path, holder: dict[str, Any] | None) -> str:
+    who = f"pid {holder['pid']}, since {holder.get('started', '?')}" if holder else "pid unknown"
+    stop = f"stop it first (kill {holder['pid']})" if holder else "stop it first"
+    return (
+        f"reasonlessons watch is already running for {root} ({who}); {stop}, "
+        "or leave it running: one daemon serves every terminal"
+    )
+
+
+@contextlib.contextmanager
+def _directory_lock(root: Path) -> Iterator[bool]:
+    """An exclusive, non-blocking flock on the repository directory: True when held."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover (no flock off POSIX: the state-directory lock alone)
+        yield True
+        return
+    try:
+        fd = os.open(root, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        raise StoreWriteError(f"cannot open {root} to lock it: {exc.strerror or exc}") from exc
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            yield False
+            return
+        yield True
+    finally:
+        os.close(fd)
+
+
 def read_holder(state_dir: Path) -> dict[str, Any] | None:
     """What the pid file says about the running daemon, or None."""
     try:
@@ -36,20 +72,21 @@ def read_holder(state_dir: Path) -> dict[str, Any] | None:
 
 @contextlib.contextmanager
 def daemon_lock(state_dir: Path, *, root: Path, now: dt.datetime | None = None) -> Iterator[dict[str, Any]]:
-    """Hold the repository's watch lock for the block; raise WatchRunningError when another holds it."""
+    """Hold the repository's watch locks for the block; raise WatchRunningError when another holds one."""
     stack = contextlib.ExitStack()
     try:
-        stack.enter_context(locked(state_dir / LOCK_FILE, timeout=0))
-    except StoreWriteError:
-        holder = read_holder(state_dir)
-        if holder is None and not (state_dir / LOCK_FILE).exists():
-            raise
-        who = f"pid {holder['pid']}, since {holder.get('started', '?')}" if holder else "pid unknown"
-        stop = f"stop it first (kill {holder['pid']})" if holder else "stop it first"
-        raise WatchRunningError(
-            f"reasonlessons watch is already running for {root} ({who}); {stop}, "
-            "or leave it running: one daemon serves every terminal"
-        ) from None
+        if not stack.enter_context(_directory_lock(root)):
+            raise WatchRunningError(_running(root, read_holder(state_dir)))
+        try:
+            stack.enter_context(locked(state_dir / LOCK_FILE, timeout=0))
+        except StoreWriteError:
+            holder = read_holder(state_dir)
+            if holder is None and not (state_dir / LOCK_FILE).exists():
+                raise
+            raise WatchRunningError(_running(root, holder)) from None
+    except BaseException:
+        stack.close()
+        raise
     with stack:
         me = {
             "pid": os.getpid(),

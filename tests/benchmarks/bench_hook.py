@@ -13,6 +13,7 @@ the hook input on stdin) for:
 and `python -c pass`, reporting medians and ratios. Target (docs/benchmarks.md): <= 3x.
 
     python tests/benchmarks/bench_hook.py [--runs 31] [--lessons 10000] [--keep DIR]
+        [--shared-vocabulary [--common-prompt-words]]
 """
 
 from __future__ import annotations
@@ -71,6 +72,12 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=31)
     parser.add_argument("--lessons", type=int, default=10_000)
     parser.add_argument("--keep", type=Path, help="build in (or reuse) this directory and keep it")
+    parser.add_argument(
+        "--shared-vocabulary", action="store_true", help="bench_recall.py's library with common words"
+    )
+    parser.add_argument(
+        "--common-prompt-words", action="store_true", help="with --shared-vocabulary: the prompt's words too"
+    )
     args = parser.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="bench-hook-"))
     home = tmp / "home"
@@ -83,7 +90,9 @@ def main() -> int:
     try:
         if not (root / ".git").exists():
             root.mkdir(parents=True, exist_ok=True)
-            build(root, home, args.lessons)
+            build(
+                root, home, args.lessons, shared=args.shared_vocabulary, prompt_words=args.common_prompt_words
+            )
         script = Path(sys.executable).parent / "reasonlessons"
         base = [str(script)] if script.exists() else [sys.executable, "-m", "reasonlessons"]
         hook = [*base, "hook", "claude-code"]

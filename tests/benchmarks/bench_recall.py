@@ -10,6 +10,10 @@ expired and superseded ones), warms the recall index once, then reports, in the 
 * the one-off costs: first index build, a full sweep (stat of every lesson file).
 
     python tests/benchmarks/bench_recall.py [--runs 31] [--lessons 10000] [--keep DIR]
+        [--shared-vocabulary [--common-prompt-words]]
+
+--shared-vocabulary draws half of every body from common engineering words (most lessons then
+mention test, run, build and file); --common-prompt-words makes every word of the prompt common too.
 
 Targets (docs/benchmarks.md): CLI <= 3x `python -c pass`, in-process <= 5 ms.
 Subprocesses run with a private PYTHONPYCACHEPREFIX so both sides use cached bytecode, as an
@@ -50,6 +54,19 @@ TECH = tuple(
     """.split()  # noqa: SIM905 (a word list reads better as text)
 )
 AREAS = ("api", "web", "cli", "core", "infra", "docs", "ci", "db", "auth", "billing")
+# The shared vocabulary (--shared-vocabulary, bench_scale.py): ordinary engineering words with their
+# weights, so that most lessons mention test, run, build and file. Half of a body's words come from
+# here. --common-prompt-words adds the benchmark prompt's other words at the rates an engineering
+# text might have them ("unit" and "make sure" common, "date" and "parser" rare): a harder case, as
+# every word of the prompt is then in hundreds of lessons.
+SHARED = {
+    "test": 10, "run": 8, "build": 8, "file": 8, "tests": 5, "error": 4, "check": 4, "config": 3,
+    "command": 3, "script": 2, "make": 3, "add": 3, "update": 2, "before": 2, "after": 2, "always": 2,
+    "never": 1, "use": 4, "when": 3, "first": 2, "fails": 2, "passes": 1, "import": 2, "module": 2,
+    "path": 2, "type": 2, "output": 2, "install": 2, "version": 2, "release": 1, "deploy": 1, "lint": 1,
+    "format": 1,
+}  # fmt: skip
+PROMPT_WORDS = {"unit": 2, "sure": 1.5, "runs": 1, "others": 0.3, "parser": 0.2, "date": 0.1}
 
 
 def vocabulary(rng: random.Random) -> list[str]:
@@ -100,7 +117,22 @@ def lesson_meta(
     return meta
 
 
-def build(root: Path, home: Path, n: int) -> None:
+def body_text(rng: random.Random, words: list[str], *, shared: bool, prompt_words: bool = False) -> str:
+    """2-4 bullet lines of 6-14 words; with `shared`, half of the words from SHARED (and PROMPT_WORDS)."""
+    table = {**SHARED, **PROMPT_WORDS} if prompt_words else SHARED
+    common, weights = list(table), list(table.values())
+
+    def word() -> str:
+        if shared and rng.random() < 0.5:
+            return rng.choices(common, weights)[0]
+        return rng.choice(words)
+
+    return "\n".join(
+        f"- {' '.join(word() for _ in range(rng.randint(6, 14)))}" for _ in range(rng.randint(2, 4))
+    )
+
+
+def build(root: Path, home: Path, n: int, *, shared: bool = False, prompt_words: bool = False) -> None:
     from reasonlessons.fingerprint import record
     from reasonlessons.lessons.file import render_lesson
     from reasonlessons.lessons.model import Lesson
@@ -116,10 +148,7 @@ def build(root: Path, home: Path, n: int) -> None:
     lessons_dir.mkdir(parents=True)
     for i in range(n - 1):
         meta = lesson_meta(i, rng, words, records)
-        body = "\n".join(
-            f"- {' '.join(rng.choice(words) for _ in range(rng.randint(6, 14)))}"
-            for _ in range(rng.randint(2, 4))
-        )
+        body = body_text(rng, words, shared=shared, prompt_words=prompt_words)
         (lessons_dir / f"{meta['name']}.md").write_bytes(render_lesson(Lesson(meta=meta, body=body)))
     testing = {
         "name": "testing",
@@ -169,6 +198,12 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=31)
     parser.add_argument("--lessons", type=int, default=10_000)
     parser.add_argument("--keep", type=Path, help="build in (or reuse) this directory and keep it")
+    parser.add_argument(
+        "--shared-vocabulary", action="store_true", help="half of every body from common engineering words"
+    )
+    parser.add_argument(
+        "--common-prompt-words", action="store_true", help="with --shared-vocabulary: the prompt's words too"
+    )
     args = parser.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="bench-recall-"))
     home = tmp / "home"
@@ -180,7 +215,9 @@ def main() -> int:
     try:
         if not (root / ".git").exists():
             root.mkdir(parents=True, exist_ok=True)
-            build(root, home, args.lessons)
+            build(
+                root, home, args.lessons, shared=args.shared_vocabulary, prompt_words=args.common_prompt_words
+            )
         script = Path(sys.executable).parent / "reasonlessons"
         base = [str(script)] if script.exists() else [sys.executable, "-m", "reasonlessons"]
         recall = [*base, "recall", PROMPT, "--file", FILE]

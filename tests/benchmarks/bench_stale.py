@@ -4,7 +4,13 @@ Builds a synthetic git repository of 100,000 files in 200 packages with 1,000 le
 entries each (file, JSON/TOML/YAML field, dir/ and glob entries, mixed), two of them made stale by
 committed changes, then reports the median wall time of each command over --runs runs.
 
-    python tests/benchmarks/bench_stale.py [--runs 7] [--keep DIR]
+    python tests/benchmarks/bench_stale.py [--runs 7] [--keep DIR] [--packages 200] [--lessons 1000]
+
+--packages scales the tree (500 files each: 2000 packages make the 1,000,000-file repository of
+bench_scale.py); --lessons stays 1,000 by default whatever the size (5 per package, the first
+packages). Each command's peak RSS (the largest over its runs, from wait4) is printed beside it;
+Linux counts the image forked from this process too, so a figure near this process's own RSS (about
+40 MiB) is a floor, not a measure.
 
 Targets (docs/benchmarks.md): warm <= 0.5x git status, cold <= 2x git status.
 """
@@ -40,12 +46,12 @@ GIT_ENV = {
 }
 
 
-def build_tree(root: Path) -> int:
-    """Write the 100,000 files; returns how many."""
+def build_tree(root: Path, packages: int = PACKAGES) -> int:
+    """Write 500 files per package (100,000 for the default 200); returns how many."""
     count = 0
     (root / ".gitignore").write_text("node_modules/\ndist/\n*.log\n")
     count += 1
-    for p in range(PACKAGES):
+    for p in range(packages):
         pkg = root / "packages" / f"pkg-{p:03d}"
         for sub in SRC_DIRS:
             d = pkg / "src" / sub
@@ -87,18 +93,19 @@ def git(root: Path, *args: str) -> None:
     subprocess.run(["git", *args], cwd=root, check=True, env={**os.environ, **GIT_ENV})
 
 
-def build(root: Path, home: Path) -> None:
+def build(root: Path, home: Path, packages: int = PACKAGES, lessons: int = 1000) -> None:
     from reasonlessons.lessons.locations import Locations
     from reasonlessons.store.project import Project
 
     started = time.perf_counter()
-    files = build_tree(root)
+    files = build_tree(root, packages)
     git(root, "init", "-q")
     git(root, "add", "-A")
     git(root, "commit", "-q", "-m", "import")
     project = Project(Locations(root=root, home=home / ".reasonix"))
-    for p in range(PACKAGES):
-        for j in range(LESSONS_PER_PACKAGE):
+    for n in range(lessons):
+        p, j = divmod(n, LESSONS_PER_PACKAGE)
+        if p < packages:
             project.store.add(
                 f"pkg-{p:03d}-lesson-{j}",
                 description=f"Lesson {j} about package {p}",
@@ -107,7 +114,8 @@ def build(root: Path, home: Path) -> None:
             )
     git(root, "add", "-A")
     git(root, "commit", "-q", "-m", "add lessons")
-    print(f"built {files} files + 1000 lessons in {time.perf_counter() - started:.1f}s at {root}")
+    made = min(lessons, packages * LESSONS_PER_PACKAGE)
+    print(f"built {files} files + {made} lessons in {time.perf_counter() - started:.1f}s at {root}")
 
 
 def add_drifts(root: Path) -> None:
@@ -121,10 +129,17 @@ def add_drifts(root: Path) -> None:
     git(root, "commit", "-q", "-m", "add an rst guide")
 
 
-def timed(cmd: list[str], cwd: Path, env: dict[str, str]) -> float:
+PEAK_RSS: dict[str, int] = {}  # command label -> largest peak RSS seen (KiB)
+
+
+def timed(cmd: list[str], cwd: Path, env: dict[str, str], label: str = "") -> float:
     started = time.perf_counter()
-    subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.DEVNULL, check=False)
-    return time.perf_counter() - started
+    child = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.DEVNULL)
+    _, _, usage = os.wait4(child.pid, 0)  # this child's own rusage, not every child's so far
+    child.returncode = 0  # reaped above; keeps Popen from waiting again
+    elapsed = time.perf_counter() - started
+    PEAK_RSS[label] = max(PEAK_RSS.get(label, 0), usage.ru_maxrss)
+    return elapsed
 
 
 def measure(root: Path, env: dict[str, str], runs: int, label: str) -> None:
@@ -146,25 +161,34 @@ def measure(root: Path, env: dict[str, str], runs: int, label: str) -> None:
     time.sleep(2.5)  # let every file age past the racy window, as on a real machine between turns
     times: dict[str, list[float]] = {}
     for _ in range(runs):
-        times.setdefault("git status", []).append(timed(["git", "status"], root, env))
+        times.setdefault("git status", []).append(timed(["git", "status"], root, env, "git status"))
         drop(*everything)
-        times.setdefault("stale, cold: no state at all", []).append(timed(stale, root, env))
+        times.setdefault("stale, cold: no state at all", []).append(
+            timed(stale, root, env, "stale, cold: no state at all")
+        )
         drop("fingerprint-cache.marshal", "stale-result.marshal")
-        times.setdefault("stale, cold facts (lesson meta cache kept)", []).append(timed(stale, root, env))
+        times.setdefault("stale, cold facts (lesson meta cache kept)", []).append(
+            timed(stale, root, env, "stale, cold facts (lesson meta cache kept)")
+        )
         drop("stale-result.marshal")
-        times.setdefault("stale, warm facts, answer not replayable", []).append(timed(stale, root, env))
-        times.setdefault("stale, warm", []).append(timed(stale, root, env))
+        times.setdefault("stale, warm facts, answer not replayable", []).append(
+            timed(stale, root, env, "stale, warm facts, answer not replayable")
+        )
+        times.setdefault("stale, warm", []).append(timed(stale, root, env, "stale, warm"))
     medians = {name: statistics.median(values) for name, values in times.items()}
     git_status = medians["git status"]
     for name, value in medians.items():
         ratio = "" if name == "git status" else f"  {value / git_status:.2f}x git status"
-        print(f"  {name:<42} {value * 1000:7.1f} ms{ratio}")
+        rss = PEAK_RSS.get(name, 0) / 1024
+        print(f"  {name:<42} {value * 1000:7.1f} ms{ratio:<20}  peak RSS {rss:6.1f} MiB")
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--keep", type=Path, help="build in (or reuse) this directory and keep it")
+    parser.add_argument("--packages", type=int, default=PACKAGES, help="500 files each (2000: 1,000,000)")
+    parser.add_argument("--lessons", type=int, default=1000, help="5 per package, from the first")
     args = parser.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="bench-stale-"))
     home = tmp / "home"
@@ -173,7 +197,7 @@ def main() -> int:
     try:
         if not (root / ".git").exists():
             root.mkdir(parents=True, exist_ok=True)
-            build(root, home)
+            build(root, home, args.packages, args.lessons)
         env = {**os.environ, **GIT_ENV, "HOME": str(home), "REASONIX_HOME": str(home / ".reasonix")}
         # Measure the program as installed, its bytecode cached (the first, untimed run writes it):
         # with PYTHONDONTWRITEBYTECODE set, every run would compile the modules changed since.

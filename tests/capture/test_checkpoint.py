@@ -101,3 +101,36 @@ def test_a_checkpoint_written_before_stamps_held_mode_and_ctime_resumes(tmp_path
     assert entry.identity != now  # read once more, from where it stopped
     resumed = plan(entry, now, "codex", log)
     assert (resumed.action, resumed.offset, resumed.seq, resumed.captured) == ("resume", 8, 3, {"s": 2})
+
+
+def test_a_secret_shaped_log_path_is_a_checkpoint_like_any_other(tmp_path: Path) -> None:
+    """A log named after a token: the key of its checkpoint must neither leak it nor break the document."""
+    from reasonlessons.store.state import load_state
+
+    token = "ghp_" + "Zq8Lx2Vb7Nm4Kc1Wd9Pf3Hj6Rt5Ys0Ue8Ia2"
+    log = _write(tmp_path / f"session-{token}.jsonl", b'{"a":1}\n')
+    state = tmp_path / "state"
+    checkpoints = Checkpoints(state)
+    checkpoints.put(log, FileCheckpoint("claude-code", Identity.of(log), offset=8))
+    assert checkpoints.save()
+    raw = (state / "capture-checkpoints.json").read_text()
+    assert token not in raw
+    again = Checkpoints(state).get(log)
+    assert again is not None
+    assert again.offset == 8
+    assert all(
+        key.startswith("log:")
+        for key in load_state(state / "capture-checkpoints.json", kind="capture-checkpoints")
+    )
+
+
+def test_checkpoints_filed_under_their_path_are_still_found(tmp_path: Path) -> None:
+    log = _write(tmp_path / "a.jsonl", b'{"a":1}\n')
+    state = tmp_path / "state"
+    legacy = FileCheckpoint("claude-code", Identity.of(log), offset=8).to_json()
+    from reasonlessons.store.state import save_state
+
+    save_state(state / "capture-checkpoints.json", {str(log): legacy}, kind="capture-checkpoints")
+    found = Checkpoints(state).get(log)
+    assert found is not None
+    assert found.offset == 8

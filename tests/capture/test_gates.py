@@ -7,8 +7,9 @@ import pytest
 from reasonlessons.capture import gates
 from reasonlessons.capture.dedupe import find_duplicate, jaccard, score
 from reasonlessons.capture.extract.draft import CandidateDraft
-from reasonlessons.capture.reduce.observations import SessionObservations
+from reasonlessons.capture.reduce.observations import SessionObservations, Writ
 from reasonlessons.lessons.model import Lesson
+from reasonlessons.store.config import DEFAULTS
 
 EVIDENCE = [{"agent": "reasonix-v1", "session": "s#1", "ref": "s.events.jsonl:9"}]
 
@@ -233,3 +234,59 @@ def test_evidence_holding_a_secret_is_redacted_when_checked_together() -> None:
     assert token not in str(checked.evidence)
     assert checked.cleaned[0] is not None
     assert token not in str(checked.cleaned[0].evidence)
+
+
+# -- settings, confidence, writs (issue 21) --------------------------------------------------------
+
+
+def test_settings_move_the_gates() -> None:
+    obs = SessionObservations(agent="a", session_id="s", tool_calls=2)
+    assert gates.session_skip_reason(obs, complete=True, settings=DEFAULTS.replace(min_tool_calls=2)) is None
+    drafts = [_draft(name=f"d{i}", claims=[f"x{i}"], description=f"Run `tool{i}` here") for i in range(3)]
+    kept, dropped = gates.prepare(drafts, settings=DEFAULTS.replace(max_candidates=2))
+    assert len(kept) == 2
+    assert dropped[0][1] == "over the limit of 2 candidates per session"
+
+
+def test_drafts_below_the_minimum_confidence_are_not_written() -> None:
+    assert _draft().certainty == 0.75  # a command fix: a failure, then what worked
+    assert _draft(confidence=0.55).certainty == 0.55
+    kept, dropped = gates.prepare([_draft(confidence=0.55)])
+    assert kept == []
+    assert dropped == [
+        ("npm-test-vitest-not-found", "confidence 0.55 is below the minimum 0.6 (capture.min-confidence)")
+    ]
+    kept, _ = gates.prepare([_draft()], settings=DEFAULTS.replace(min_confidence=0.8))
+    assert kept == []
+    assert gates.prepare([_draft()])[0][0].extra()["confidence"] == 0.75
+
+
+def test_writs_always_land() -> None:
+    writ = _draft(name="pnpm-only", kind="writ", confidence=0.1, claims=["pnpm"], description="Use `pnpm`")
+    strict = DEFAULTS.replace(min_confidence=0.95, max_candidates=1)
+    short = SessionObservations(
+        agent="a", session_id="s", tool_calls=1, items=[Writ("pnpm", "Use pnpm", "r")]
+    )
+    assert gates.session_skip_reason(short, complete=True) is None  # a writ opens a short session
+    assert gates.session_skip_reason(replace(short, items=[]), complete=True) == "fewer than 3 tool calls (1)"
+    only = gates.writs_only(short)
+    kept, dropped = gates.prepare([_draft(), writ], settings=strict, only_writs=only)
+    assert [d.name for d in kept] == ["pnpm-only"]
+    assert dropped[0][0] == "npm-test-vitest-not-found"
+    kept, _ = gates.prepare([_draft(), writ], only_writs=only)
+    assert [d.name for d in kept] == ["pnpm-only"]  # only its writs are taken from a short session
+
+
+def test_a_tool_rule_is_limited_to_the_agent_it_was_seen_with() -> None:
+    rule = _draft(
+        name="edit-absolute-path",
+        kind="args-fix",
+        claims=["file_path"],
+        description="Pass `file_path` absolute",
+    )
+    rule.evidence = [{"agent": "claude-code", "session": "s", "ref": "t.jsonl:4"}]
+    (kept,), _ = gates.prepare([rule])
+    assert kept.agents == ["claude-code"]
+    assert kept.extra()["agents"] == ["claude-code"]
+    (shell,), _ = gates.prepare([_draft()])
+    assert shell.agents == []  # a shell command lesson is for every agent

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from reasonlessons.capture import sources
+from reasonlessons.capture.checkpoint import Checkpoints
 from reasonlessons.capture.pipeline import CaptureReport, capture
 from reasonlessons.capture.writer import recorded_evidence
 from reasonlessons.errors import UsageError
@@ -133,7 +134,8 @@ def test_appended_bytes_are_read_incrementally_and_add_evidence(
     lesson = read_lesson(_candidates(repo)["npm-test-vitest-not-found"])
     assert {e["session"] for e in lesson.meta["evidence"]} == {"vitest-not-found#1", "vitest-not-found#2"}
     state = json.loads((repo / ".reasonix" / "state" / "capture-checkpoints.json").read_text())
-    assert state["data"][str(log)]["offset"] >= size  # the next read starts after the first launch
+    # The next read starts after the first launch.
+    assert state["data"][Checkpoints.key(log)]["offset"] >= size
 
 
 def test_promoted_duplicate_gets_evidence_in_local_state_not_in_its_file(
@@ -489,6 +491,47 @@ def test_a_long_run_killed_midway_resumes_from_what_it_saved(tmp_path: Path) -> 
     assert report.unchanged == 4  # the logs applied before the kill are not read again
     again = read_lesson(candidate, scope="candidate").meta["evidence"]
     assert len(again) == len({(e["session"], e["ref"]) for e in again})  # nothing added twice
+
+
+def test_a_log_named_after_a_secret_is_captured_and_checkpointed(
+    make_repo: Callable[[str], Path], tmp_path: Path
+) -> None:
+    token = "ghp_" + "Zq8Lx2Vb7Nm4Kc1Wd9Pf3Hj6Rt5Ys0Ue8Ia2"
+    repo = make_repo("capture-node")
+    log = _copy_v1("vitest-not-found", tmp_path / "logs")
+    named = log.with_name(f"{token}.events.jsonl")
+    log.rename(named)
+    (tmp_path / "logs" / "vitest-not-found.jsonl").rename(tmp_path / "logs" / f"{token}.jsonl")
+    (tmp_path / "logs" / "vitest-not-found.meta.json").rename(tmp_path / "logs" / f"{token}.meta.json")
+    first = _run(repo, named)
+    assert first.written
+    assert _run(repo, named).unchanged == 1  # the checkpoint is found again: nothing re-read
+    for path in (repo / ".reasonix").rglob("*"):
+        assert token not in path.name
+        if path.is_file():
+            assert token.encode() not in path.read_bytes(), path
+
+
+def test_a_fifo_among_the_logs_is_skipped_with_a_reason_never_opened(
+    make_repo: Callable[[str], Path], tmp_path: Path
+) -> None:
+    import threading
+
+    repo = make_repo("capture-node")
+    logs = tmp_path / "logs"
+    _copy_v1("vitest-not-found", logs)
+    fifo = logs / "zz-pipe.jsonl"
+    os.mkfifo(fifo)
+    reports: list[CaptureReport] = []
+    for given in ([logs], [fifo]):
+        worker = threading.Thread(target=lambda g=given: reports.append(_run(repo, *g)), daemon=True)
+        worker.start()
+        worker.join(timeout=60)
+        assert not worker.is_alive(), "capture hangs on a FIFO"
+    folder, named = reports
+    assert folder.written
+    assert any("FIFO" in item.reason for item in folder.skipped)
+    assert [item.reason for item in named.skipped] == ["not a regular file (a FIFO): never read"]
 
 
 WORKFLOW = [

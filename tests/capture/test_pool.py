@@ -45,6 +45,8 @@ def _outcome(repo: Path, report: CaptureReport) -> dict[str, object]:
         if p.is_file() and not p.name.endswith(".lock")
     }
     checkpoints = jsonio.loads(str(files.pop("state/capture-checkpoints.json")))
+    # Entries are filed under a digest of their log's path, and the logs of each run are other paths.
+    checkpoints["data"] = {entry["path"]: entry for entry in checkpoints["data"].values()}
     for entry in checkpoints["data"].values():
         for key in ("dev", "ino", "mtime_ns", "ctime_ns"):  # copies of the same logs are other files
             entry["identity"].pop(key)

@@ -106,6 +106,28 @@ def test_the_fast_path_prints_what_the_typer_command_prints(
     assert try_run(["--agent"]) is None
 
 
+def test_capture_explain_says_why_a_draft_was_not_written(
+    cli_invoke: Invoke, make_repo: Callable[[str], Path], tmp_path: Path
+) -> None:
+    repo = make_repo("capture-node")
+    (repo / ".reasonix" / "lessons").mkdir(parents=True, exist_ok=True)
+    (repo / ".reasonix" / "lessons" / "config.toml").write_text("[capture]\nmin-confidence = 0.8\n")
+    logs = copy_v1_logs(tmp_path / "logs", "vitest-not-found")
+    result = cli_invoke("capture", "--repo", repo, "--explain", *logs)
+    assert (
+        "not written: npm-test-vitest-not-found from vitest-not-found#1: "
+        "confidence 0.75 is below the minimum 0.8 (capture.min-confidence)"
+    ) in result.stdout
+    assert not (repo / ".reasonix" / "lessons" / "_candidates").exists()
+    doc = cli_invoke(
+        "capture", "--repo", repo, "--json", "--explain", *copy_v1_logs(tmp_path / "more", "vitest-again")
+    ).json()
+    assert isinstance(doc, dict)
+    reasons = [d["reason"] for d in doc["dropped"]]
+    assert "confidence 0.75 is below the minimum 0.8 (capture.min-confidence)" in reasons
+    assert "dropped" not in cli_invoke("capture", "--repo", repo, "--json", *logs).json()  # type: ignore[operator]
+
+
 def test_a_named_log_that_is_missing_is_an_error_and_the_rest_is_kept(
     cli_invoke: Invoke, make_repo: Callable[[str], Path], tmp_path: Path
 ) -> None:

@@ -84,6 +84,7 @@ def test_every_command_prints_its_documented_shape(cli_invoke: Invoke, demo: Pat
         (sessions / meta).write_text(json.dumps({"workspace": str(demo)}))
     assert check("sources")
     assert check("capture", *logs)["candidates"]
+    assert "dropped" in check("capture", *logs, "--explain")
     assert check("capture", demo / "missing.jsonl", expect=1)["errors"]
     assert check("list")
     assert check("show", "esm-imports")["drift"] == []

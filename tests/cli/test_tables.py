@@ -110,11 +110,12 @@ def test_the_quick_parser_reads_the_common_lines() -> None:
         "session": None,
         "as_json": False,
         "repo": None,
+        "agent": None,
     }
     assert quick_parse(stale.OPTIONS, ["--check", "--json"]) == {"check": True, "as_json": True, "repo": None}
     assert quick_parse(hook.OPTIONS, ["claude-code", "--wait"]) == {
         "agent": "claude-code",
-        "budget": 200,
+        "budget": None,  # config's recall.budget (200 unless set)
         "wait": True,
         "repo": None,
     }

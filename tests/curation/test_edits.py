@@ -13,7 +13,7 @@ from reasonlessons.curation.search import search
 from reasonlessons.errors import LessonExistsError, UsageError
 from reasonlessons.recall.counters import Counters, lesson_key
 from reasonlessons.store import outcomes
-from reasonlessons.store.outcomes import Record
+from reasonlessons.store.outcomes import Decision, History
 from reasonlessons.store.project import Project, open_project
 from tests.invoke import Invoke
 
@@ -91,10 +91,19 @@ def test_merge_keeps_every_evidence_entry_triggers_and_counts(project: Project) 
     )
     counters.save()
 
-    def seed(records: object) -> dict[str, Record]:
+    def seed(histories: object) -> dict[str, History]:
+        def decided(prefix: str, *verdicts: str) -> History:
+            history = History()
+            for n, verdict in enumerate(verdicts):
+                weight = "direct" if verdict == "contradicted" else ""
+                history = history.decide(
+                    f"claude-code:{prefix}{n}", Decision(verdict, weight, None, f"log:{n}")
+                )
+            return history
+
         return {
-            "project:vitest-runner": Record(success=3, failure=1),
-            "project:test-command": Record(success=2, failure=0),
+            "project:vitest-runner": decided("a", "confirmed", "confirmed", "confirmed", "contradicted"),
+            "project:test-command": decided("b", "confirmed", "confirmed", "confirmed"),
         }
 
     outcomes.update(state, project.loc.lock_path("project"), seed)
@@ -121,8 +130,9 @@ def test_merge_keeps_every_evidence_entry_triggers_and_counts(project: Project) 
     assert statuses == {"testing": "active", "vitest-runner": "superseded", "test-command": "superseded",
                         "older": "superseded"}  # fmt: skip
     assert Counters.load(state).hits("project:testing") == 3
-    assert outcomes.load(state)["project:testing"][:2] == (5, 1)
-    assert merged.counts == {"hits": 3, "success": 5, "failure": 1}
+    record = outcomes.load(state)["project:testing"]
+    assert (record.confirmed, record.contradicted) == (6, 1)
+    assert merged.counts == {"hits": 3, "success": 6, "failure": 1}
     from reasonlessons.curation.lint import validate_project
 
     codes = {p.code for p in validate_project(project)}

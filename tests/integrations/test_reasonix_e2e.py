@@ -277,7 +277,9 @@ def test_the_hooks_capture_sessions_from_a_subdirectory_and_under_reasonix_state
 
     def captured() -> set[str]:
         try:
-            return {Path(p).parts[-3] for p in json.loads(checkpoints.read_text())["data"]}
+            # Checkpoints are filed under a digest of the log's path; the entry keeps the path.
+            entries = json.loads(checkpoints.read_text())["data"].values()
+            return {Path(e["path"]).parts[-3] for e in entries if isinstance(e, dict) and "path" in e}
         except (OSError, ValueError):
             return set()
 

@@ -13,11 +13,13 @@ import pytest
 from reasonlessons.cli.fast import hook
 from reasonlessons.errors import UsageError
 from reasonlessons.integrations import reasonix_capture, reasonix_hook, reasonix_install, reasonix_start
+from reasonlessons.learning.link import BY_ID, recalled_into
 from reasonlessons.lessons.locations import Locations
 from reasonlessons.sessions.discovery import reasonix_slug
+from reasonlessons.store.counts import Record
 from reasonlessons.store.project import Project
 from tests.repos import git
-from tests.sessions.adapters.v2store import BATCHES, make_store
+from tests.sessions.adapters.v2store import BATCHES, batch, make_store, message
 
 NOW = dt.datetime(2026, 11, 21, 12, 0, tzinfo=dt.UTC)
 SESSION = "0123456789abcdef0123456789abcdef"
@@ -88,10 +90,11 @@ def test_the_brief_keeps_to_its_budget_and_says_what_went_out_of_date(repo: Path
     assert reasonix_start.brief([], {}, withdrawn=[], budget=10) == ""
 
 
-def test_a_lesson_that_keeps_failing_is_a_caution(repo: Path) -> None:
+def test_a_lesson_contradicted_more_often_than_confirmed_is_a_caution(repo: Path) -> None:
     lessons = Project(Locations.discover(repo)).entries()[0]
     general = [e.lesson for e in lessons if e.lesson.name == "general"]
-    text = reasonix_start.brief(general, {"project:general": (1, 3)}, withdrawn=[], budget=200)
+    counts = {"project:general": Record(confirmed=1, soft=2)}
+    text = reasonix_start.brief(general, counts, withdrawn=[], budget=200)
     assert text.endswith(reasonix_start.CAUTION)
 
 
@@ -132,6 +135,99 @@ def test_session_end_syncs_and_captures_the_store_wherever_reasonix_filed_it(
     assert report is not None
     assert report.sessions == 1
     assert (state / "projects" / reasonix_slug(repo) / "memory" / "gotcha.md").is_file()  # synced too
+
+
+def test_the_lessons_of_the_brief_count_as_recalled_into_that_session(repo: Path) -> None:
+    start(repo)
+    state = Locations.discover(repo).state_dir
+    link = recalled_into(state, SESSION, None, None)
+    assert link.how == BY_ID  # capture at SessionEnd judges them in full, confirmations included
+    assert sorted(link.keys) == ["project:general", "project:gotcha", "project:test-command"]
+    assert set(link.keys.values()) == {NOW}
+
+
+def test_the_brief_is_printed_even_when_the_note_of_it_cannot_be_saved(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def fail(self: object) -> None:
+        raise OSError("read-only file system")
+
+    monkeypatch.setattr(reasonix_start.Counters, "save", fail)
+    text = start(repo)
+    assert text is not None
+    assert "- `npm test` runs vitest" in text.split("\n")
+
+
+def test_a_reasonix_session_judges_the_lessons_its_brief_showed(
+    repo: Path, isolated_home: Path, tmp_path: Path
+) -> None:
+    state = tmp_path / "state"
+    store = make_store(state / "projects" / reasonix_slug(repo) / "sessions-v4", b"".join(BATCHES))
+    env = {"REASONIX_STATE_HOME": str(state), "REASONIX_HOME": str(isolated_home / ".reasonix")}
+    at = dt.datetime(2026, 5, 5, 10, 0, 1, tzinfo=dt.UTC)  # as the session in the store starts
+    payload = {"cwd": str(repo), "sessionId": store.name}
+    assert "`npm test` runs vitest" in (
+        reasonix_hook.handle({"event": "SessionStart", **payload}, env=env, now=at) or ""
+    )
+    end = reasonix_hook.Hook({"event": "SessionEnd", **payload}, env=env, now=at)
+    report = reasonix_capture.on_session_end(end, sleep=lambda _: None)
+    (learned,) = report.outcomes
+    assert learned.linked_by == BY_ID
+    # The session ran `npm test`, which could not run (no test script): the lesson's claim is false.
+    (judged,) = [o.to_json() for o in learned.outcomes if o.to_json()["lesson"] == "project:test-command"]
+    assert (judged["outcome"], judged.get("weight"), judged["recalled"]) == ("contradicted", "direct", True)
+    record = Project(Locations.discover(repo)).entry("test-command").record
+    assert (record.confirmed, record.direct) == (0, 1)
+
+
+WRIT_BATCHES = [
+    batch(1, [message("system", content="You are Reasonix.")]),
+    batch(2, [("turn/start", {"status": "in_progress"})]),
+    batch(
+        3,
+        [
+            message(
+                "user",
+                origin="user",
+                content="/lesson pnpm only: Use `pnpm install`, never `npm install`; the lockfile is "
+                "pnpm-lock.yaml",
+            ),
+            message(
+                "assistant",
+                content="Noted.",
+                tool_calls=[{"id": "call_0", "name": "bash", "arguments": '{"command": "ls"}'}],
+            ),
+        ],
+    ),
+    batch(
+        5,
+        [
+            message("tool", tool_call_id="call_0", name="bash", content="ok", tool_run_state="completed"),
+            ("turn/end", {"status": "completed"}),
+        ],
+    ),
+]
+
+
+def test_a_writ_in_a_one_tool_call_session_lands_and_the_next_brief_says_so_once(
+    repo: Path, isolated_home: Path, tmp_path: Path
+) -> None:
+    state = tmp_path / "state"
+    store = make_store(state / "projects" / reasonix_slug(repo) / "sessions-v4", b"".join(WRIT_BATCHES))
+    env = {"REASONIX_STATE_HOME": str(state), "REASONIX_HOME": str(isolated_home / ".reasonix")}
+    end = reasonix_hook.Hook(
+        {"event": "SessionEnd", "sessionId": store.name, "cwd": str(repo)}, env=env, now=NOW
+    )
+    report = reasonix_capture.on_session_end(end, sleep=lambda _: None)
+    assert [item.name for item in report.written] == ["pnpm-only"]
+
+    def brief() -> str:
+        payload = {"event": "SessionStart", "cwd": str(repo), "sessionId": "f" * 32}
+        return reasonix_hook.handle(payload, env=env, now=NOW) or ""
+
+    first = brief().split("\n")
+    assert first[1] == reasonix_start.RECORDED + "`pnpm-only`."
+    assert reasonix_start.RECORDED not in brief()  # told once
 
 
 def test_the_command_prints_plain_text_and_never_fails_reasonix(

@@ -76,7 +76,10 @@ def test_author_supplied_counts_are_ignored(git_repo: Path, tmp_path: Path) -> N
     assert "success_count" not in str(lesson.meta)
     # Only observed outcomes reach an export.
     state = project.loc.ensure_state_dir()
-    lifecycle.apply(state, state / "lessons.lock", [("project:use-npm-test-not-npx-jest", False)], now=NOW)
+    against = outcomes.Decision("contradicted", "direct", NOW.isoformat(), "s1.jsonl:3", "npx jest passed")
+    lifecycle.apply(
+        state, state / "lessons.lock", [("project:use-npm-test-not-npx-jest", "claude-code:s1", against)]
+    )
     export_lessons(project, "aip11", tmp_path / "out")
     meta, _ = read(tmp_path / "out" / "use-npm-test-not-npx-jest.md")
     assert (meta["success_count"], meta["failure_count"]) == (0, 1)
@@ -193,3 +196,35 @@ def test_export_owns_only_its_files(git_repo: Path, tmp_path: Path) -> None:
     index = (out / "_index.md").read_text()
     assert "| hand-written |" in index
     assert "| run-jest-directly |" not in index
+
+
+# -- imported metadata is used (issue 21) ----------------------------------------------------------
+
+
+def test_imported_confidence_tags_and_targets_are_used(git_repo: Path, tmp_path: Path) -> None:
+    package = tmp_path / "pkg"
+    shutil.copytree(EXAMPLE, package)
+    original = (package / "use-npm-test-not-npx-jest.md").read_text(encoding="utf-8")
+    (package / "use-npm-test-not-npx-jest.md").write_text(
+        original.replace("    - role: coder\n", "    - role: coder\n    - operator: claude-code\n"),
+        encoding="utf-8",
+    )
+    (git_repo / "package.json").write_text('{"scripts": {"test": "vitest run"}}\n', encoding="utf-8")
+    project = open_project(git_repo, now=lambda: NOW)
+    import_lessons(project, "aip11", package, scope="project")
+    entry = project.entry("use-npm-test-not-npx-jest")
+    assert entry.confidence == 0.8  # its AIP-11 confidence is its prior
+    lesson = entry.lesson
+    assert lesson.agents == ["claude-code"]  # `role: coder` names no agent; `operator: claude-code` does
+    assert lesson.triggers["keywords"] == ["testing", "jest", "npm"]  # tags match as keywords
+    assert lesson.fingerprint == ["package.json#scripts.test"]  # inferred from the text: `npm test`
+    # Exported back, the agents are its targets and the confidence its own.
+    export_lessons(project, "aip11", tmp_path / "out")
+    meta, _ = read(tmp_path / "out" / "use-npm-test-not-npx-jest.md")
+    assert meta["confidence"] == 0.8
+    assert {"operator": "claude-code"} in meta["trigger"]["targets"]
+
+
+def test_targets_that_name_no_agent_limit_nothing(git_repo: Path) -> None:
+    project = imported(git_repo)
+    assert project.store.find("use-npm-test-not-npx-jest").agents == []  # role: coder, skill: run-tests

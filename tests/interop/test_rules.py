@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from reasonlessons.integrations.reasonix_export import fresh_lessons
 from reasonlessons.interop import claude_rules, cursor_rules
 from reasonlessons.interop.api import export_lessons, import_lessons
 from reasonlessons.interop.common import InteropError
@@ -121,3 +122,32 @@ def test_rules_targets_must_be_folders(git_repo: Path, tmp_path: Path) -> None:
         export_lessons(project, "cursor-rules", target)
     with pytest.raises(InteropError, match="not a folder"):
         import_lessons(project, "claude-rules", target)
+
+
+def test_rule_exports_carry_only_lessons_for_their_agent(git_repo: Path, tmp_path: Path) -> None:
+    project = lessons(git_repo)
+    project.store.add(
+        "edit-tool", description="Edit wants an absolute path", extra={"agents": ["claude-code"]}
+    )
+    project.store.add(
+        "apply-patch", description="apply_patch wants a unified diff", extra={"agents": ["codex"]}
+    )
+    claude = export_lessons(project, "claude-rules", tmp_path / "claude")
+    cursor = export_lessons(project, "cursor-rules", tmp_path / "cursor")
+    assert "edit-tool" in {i.name for i in claude.written}
+    assert "apply-patch" not in {i.name for i in claude.written}
+    assert {i.name for i in cursor.written}.isdisjoint({"edit-tool", "apply-patch"})
+    skipped = {i.name: i.reason for i in cursor.skipped}
+    assert skipped["edit-tool"] == "for claude-code only, not cursor"
+
+
+def test_reasonix_export_leaves_out_lessons_for_other_agents(git_repo: Path) -> None:
+    project = lessons(git_repo)
+    project.store.add(
+        "edit-tool", description="Edit wants an absolute path", extra={"agents": ["claude-code"]}
+    )
+    project.store.add("plan-first", description="Use /plan for big changes", extra={"agents": ["reasonix"]})
+    names = {lesson.name for lesson in fresh_lessons(project, NOW)}
+    assert "plan-first" in names
+    assert "edit-tool" not in names
+    assert "testing" in names

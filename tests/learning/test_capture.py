@@ -27,15 +27,16 @@ def test_capture_judges_the_lessons_recalled_into_the_session(git_repo: Path, cl
     (learned,) = doc["outcomes"]
     assert (learned["session"], learned["linked_by"]) == (session, "session-id")
     (outcome,) = learned["outcomes"]
-    assert (outcome["lesson"], outcome["outcome"]) == (f"project:{NPM_LESSON}", "failure")
-    assert "failed anyway" in outcome["reason"]
+    # `npx jest` failed just as the lesson warns (and `npm test` then passed): confirmed.
+    assert (outcome["lesson"], outcome["outcome"]) == (f"project:{NPM_LESSON}", "confirmed")
+    assert outcome["recalled"] is True
     record = outcomes.load(project.loc.state_dir)[f"project:{NPM_LESSON}"]
-    assert (record.success, record.failure) == (0, 1)
+    assert (record.confirmed, record.contradicted) == (1, 0)
     # A re-run reads nothing new and counts nothing twice.
     again = cli_invoke("capture", log, "--json", "--repo", git_repo).json()
     assert isinstance(again, dict)
     assert again["outcomes"] == []
-    assert outcomes.load(project.loc.state_dir)[f"project:{NPM_LESSON}"].failure == 1
+    assert outcomes.load(project.loc.state_dir)[f"project:{NPM_LESSON}"].confirmed == 1
 
 
 def test_capture_without_a_session_id_links_by_time(git_repo: Path, cli_invoke: Invoke) -> None:
@@ -44,7 +45,7 @@ def test_capture_without_a_session_id_links_by_time(git_repo: Path, cli_invoke: 
     _, start = session_of(log)
     recall_npm(project, session=None, now=start + dt.timedelta(seconds=10))  # e.g. `recall` without --session
     out = cli_invoke("capture", log, "--repo", git_repo).stdout
-    assert f"lesson project:{NPM_LESSON}: success" in out
+    assert f"lesson project:{NPM_LESSON}: confirmed by" in out
     summaries = json.loads((git_repo / ".reasonix/state/session-summaries.json").read_text())["data"]
     (entry,) = summaries.values()
     assert entry["linked_by"] == "time-window"

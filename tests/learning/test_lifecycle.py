@@ -1,85 +1,95 @@
-"""Counts in local state, caution and deactivation thresholds, revival; status and recall honour it."""
+"""Decisions in local state, confidence, archiving below the floor, revival; status, list, show and
+recall honour it."""
 
 from __future__ import annotations
 
 import datetime as dt
-import json
 from pathlib import Path
 
 from reasonlessons.learning import lifecycle
-from reasonlessons.learning.lifecycle import DEACTIVATE_STREAK, apply, next_record
+from reasonlessons.learning.lifecycle import apply
 from reasonlessons.store import outcomes
-from reasonlessons.store.outcomes import OUTCOMES_FILE, Record
+from reasonlessons.store.outcomes import Decision, Record
 from tests.invoke import Invoke
 
 NOW = dt.datetime(2026, 5, 10, tzinfo=dt.UTC)
+FLOOR = 0.3
 
 
-def test_caution_and_deactivation_thresholds() -> None:
-    record = Record(success=2)
-    for _ in range(DEACTIVATE_STREAK):
-        record = next_record(record, success=False, now=NOW)
-    assert record.failure == 3
-    assert record.caution
-    assert record.deactivated  # three in a row, and more failures than successes
-
-    steady = Record(success=5)
-    for _ in range(DEACTIVATE_STREAK):
-        steady = next_record(steady, success=False, now=NOW)
-    assert not steady.deactivated  # a long good record is not thrown away by a bad streak
-    assert not steady.caution
-
-    interrupted = Record()
-    for success in (False, False, True, False, False):
-        interrupted = next_record(interrupted, success=success, now=NOW)
-    assert interrupted.streak == 2
-    assert not interrupted.deactivated
+def passed(day: int) -> Decision:
+    return Decision(
+        "contradicted", "direct", f"2026-05-{day:02d}T09:00:00+00:00", f"s{day}.jsonl:4", "passed"
+    )
 
 
-def test_apply_writes_the_document_recall_reads(tmp_path: Path) -> None:
+def failed_as_said(day: int) -> Decision:
+    return Decision("confirmed", "", f"2026-05-{day:02d}T09:00:00+00:00", f"s{day}.jsonl:4", "failed")
+
+
+def test_apply_writes_the_counts_recall_reads_and_says_what_it_archived(tmp_path: Path) -> None:
     lock = tmp_path / "lock"
-    applied = apply(tmp_path, lock, [("project:a", False)] * 3 + [("project:b", True)], now=NOW)
-    assert [a.deactivated_now for a in applied] == [False, False, True, False]
-    counts, off = outcomes.counts(tmp_path)
-    assert counts == {"project:a": (0, 3), "project:b": (1, 0)}
-    assert off == {"project:a"}
-    assert "project:a" in outcomes.deactivated(tmp_path)
-    # Another writer of the document keeps the learning loop's keys.
-    outcomes.update(tmp_path, lock, lambda got: {"project:a": got["project:a"]._replace(success=1)})
-    assert outcomes.load(tmp_path)["project:a"].deactivated
-    assert outcomes.counts(tmp_path)[0]["project:a"] == (1, 3)
+    priors = {"project:a": 0.75}
+    first = apply(tmp_path, lock, [("project:a", "c:s1", failed_as_said(1))], priors=priors, floor=FLOOR)
+    assert [(a.key, a.confidence, a.archived_now) for a in first] == [("project:a", 0.8125, False)]
+    dropped = apply(tmp_path, lock, [("project:a", "c:s2", passed(2))], priors=priors, floor=FLOOR)
+    assert [(a.confidence, a.archived_now) for a in dropped] == [(0.4125, False)]
+    gone = apply(tmp_path, lock, [("project:a", "c:s3", passed(3))], priors=priors, floor=FLOOR)
+    assert [(a.confidence, a.archived_now) for a in gone] == [(0.0125, True)]
+    assert outcomes.counts(tmp_path)["project:a"] == Record(1, 0, 2, "2026-05-01T09:00:00+00:00")
+    again = apply(tmp_path, lock, [("project:a", "c:s3", passed(3))], priors=priors, floor=FLOOR)
+    assert again[0].record == gone[0].record  # the same session again: nothing new
+    assert not again[0].archived_now
 
 
-def test_revive_clears_the_flag_and_the_streak_but_keeps_counts(tmp_path: Path) -> None:
+def test_revive_restores_an_archived_lesson_and_counts_start_over(tmp_path: Path) -> None:
     lock = tmp_path / "lock"
-    apply(tmp_path, lock, [("project:a", False)] * 3, now=NOW)
-    revived = lifecycle.revive(tmp_path, lock, "project:a")
-    assert revived == Record(0, 3, 0, NOW.isoformat())
-    assert outcomes.counts(tmp_path)[1] == set()
-    assert lifecycle.revive(tmp_path, lock, "project:a") is None
+    apply(tmp_path, lock, [("project:a", "c:s1", passed(1)), ("project:a", "c:s2", passed(2))], floor=FLOOR)
+    assert lifecycle.revive(tmp_path, lock, "project:b", prior=0.7, floor=FLOOR, now=NOW) is None
+    revived = lifecycle.revive(tmp_path, lock, "project:a", prior=0.7, floor=FLOOR, now=NOW)
+    assert revived == Record(base=0.7)
+    assert outcomes.counts(tmp_path)["project:a"].confidence(0.7) == 0.7
+    assert lifecycle.revive(tmp_path, lock, "project:a", prior=0.7, floor=FLOOR, now=NOW) is None
+    # A lesson whose own prior is below the floor comes back above it.
+    apply(tmp_path, lock, [("project:low", "c:s1", passed(1))], floor=FLOOR)
+    low = lifecycle.revive(tmp_path, lock, "project:low", prior=0.2, floor=FLOOR, now=NOW)
+    assert low is not None
+    assert low.confidence(0.2) == 0.5
 
 
-def test_a_damaged_or_hand_edited_document_is_not_trusted(tmp_path: Path) -> None:
-    (tmp_path / OUTCOMES_FILE).write_text("{not json")
-    assert outcomes.load(tmp_path) == {}
-    doc = {"kind": "lesson-outcomes", "version": 1, "data": {"project:a": {"success": -5, "failure": "9"}}}
-    (tmp_path / OUTCOMES_FILE).write_text(json.dumps(doc))
-    assert outcomes.load(tmp_path)["project:a"] == Record(0, 0)
-    apply(tmp_path, tmp_path / "lock", [("project:a", True)], now=NOW)
-    assert outcomes.counts(tmp_path)[0] == {"project:a": (1, 0)}
+def test_promotion_carries_a_candidates_outcomes(tmp_path: Path) -> None:
+    lock = tmp_path / "lock"
+    apply(tmp_path, lock, [("candidate:a", "c:s1", failed_as_said(1))])
+    lifecycle.rename(tmp_path, lock, "candidate:a", "project:a")
+    counts = outcomes.counts(tmp_path)
+    assert "candidate:a" not in counts
+    assert counts["project:a"].confirmed == 1
 
 
-def test_list_shows_a_deactivated_lesson_as_deprecated_with_why(git_repo: Path, cli_invoke: Invoke) -> None:
-    cli_invoke("add", "flaky", "-d", "Run the e2e suite with `make e2e`", "--repo", git_repo)
+def test_an_archived_lesson_is_hidden_listed_apart_shown_with_why_and_revivable(
+    git_repo: Path, cli_invoke: Invoke
+) -> None:
+    cli_invoke("add", "flaky", "-d", "`make e2e` fails here; run `make e2e-local`", "--repo", git_repo)
     state = git_repo / ".reasonix" / "state"
-    apply(state, state / "lessons.lock", [("project:flaky", False)] * 3, now=NOW)
+    apply(state, state / "lessons.lock", [("project:flaky", "claude-code:s1", passed(1))], floor=FLOOR)
     (entry,) = cli_invoke("list", "--json", "--repo", git_repo).json()
-    assert entry["status"] == "deprecated"
+    assert (entry["status"], entry["confidence"], entry["outcomes"]["direct"]) == ("active", 0.3, 1)
+    apply(state, state / "lessons.lock", [("project:flaky", "claude-code:s2", passed(2))], floor=FLOOR)
+    assert cli_invoke("list", "--json", "--repo", git_repo).json() == []
+    assert "1 archived lesson(s) not shown" in cli_invoke("list", "--repo", git_repo).stdout
+    (entry,) = cli_invoke("list", "--archived", "--json", "--repo", git_repo).json()
+    assert (entry["status"], entry["archived"]) == ("deprecated", True)
     assert "revive" in entry["reason"]
-    assert "deprecated" in cli_invoke("list", "--repo", git_repo).stdout
+    assert Path(entry["path"]).exists()  # kept on disk
+    shown = cli_invoke("show", "flaky", "--repo", git_repo).stdout
+    assert "claude-code:s1" in shown  # the sessions that decided it
+    assert "claude-code:s2" in shown
+    assert "contradicted (direct)" in shown
+    doc = cli_invoke("show", "flaky", "--json", "--repo", git_repo).json()
+    assert [d["session"] for d in doc["decisions"]] == ["claude-code:s1", "claude-code:s2"]
     assert "revived flaky" in cli_invoke("revive", "flaky", "--repo", git_repo).stdout
     (entry,) = cli_invoke("list", "--json", "--repo", git_repo).json()
-    assert entry["status"] == "active"
+    assert (entry["status"], entry["confidence"]) == ("active", 0.7)
     assert "reason" not in entry
+    assert "[before revival: not counted]" in cli_invoke("show", "flaky", "--repo", git_repo).stdout
     assert "nothing to do" in cli_invoke("revive", "flaky", "--repo", git_repo).stdout
     cli_invoke("revive", "missing", "--repo", git_repo, expect=1)

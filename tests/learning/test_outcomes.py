@@ -1,4 +1,4 @@
-"""Outcome evaluation: what a lesson advises, and the verdict a session gives it (unsure: none)."""
+"""Outcome evaluation by what a lesson claims: confirmed, contradicted (direct or soft), or nothing."""
 
 from __future__ import annotations
 
@@ -67,43 +67,72 @@ def test_advice_is_read_from_the_words_capture_writes() -> None:
 @pytest.mark.parametrize(
     ("runs", "ended_well", "expected"),
     [
-        ([("npm test -- tests/q.test.ts", True, None)], True, "success"),
-        ([("npm run test", True, None)], True, "success"),  # the same script, spelled out
-        ([("npx jest", False, "sh: <n>: jest: not found"), ("npm test", True, None)], True, "failure"),
-        ([("yarn vitest", False, "sh: <n>: jest: not found")], True, "failure"),  # the warned error itself
-        ([("npm test", False, "npm ERR! Missing script: <str>")], False, "failure"),  # advice cannot run
+        ([("npm test -- tests/q.test.ts", True, None)], True, "confirmed"),  # the advised command works
+        ([("npm run test", True, None)], True, "confirmed"),  # the same script, spelled out
+        ([("npm test", True, None)], False, "confirmed"),  # it worked, whatever else failed later
+        # The warned command failed the way the lesson says: that confirms it, never counts against it.
+        ([("npx jest", False, "sh: <n>: jest: not found"), ("npm test", True, None)], True, "confirmed"),
+        ([("npx jest", False, "sh: <n>: jest: not found")], False, "confirmed"),
+        # The warned command now passes: the lesson's own claim is false.
+        ([("npx jest", True, None)], True, "contradicted/direct"),
+        ([("npx jest", True, None), ("npm test", True, None)], True, "contradicted/direct"),
+        # The advised command cannot run here: the advice is wrong here.
+        ([("npm test", False, "npm ERR! Missing script: <str>")], False, "contradicted/direct"),
+        # The warned command runs now, but fails otherwise: the warned failure did not happen.
+        ([("npx jest", False, "FAIL tests/q.test.ts AssertionError")], True, "contradicted/soft"),
         ([("npm test", False, "AssertionError: expected <n> to be <n>")], False, None),  # the code's fault
-        ([("npm test", True, None)], False, None),  # followed, but the session did not end well
-        ([("ls", True, None)], True, None),  # advice not followed, nothing warned happened
-        ([("npx jest", True, None)], True, None),  # the warned command worked: staleness, not a verdict
+        ([("yarn vitest", False, "sh: <n>: jest: not found")], True, None),  # another command's failure
+        ([("ls", True, None)], True, None),  # nothing the lesson speaks of
+        # Both ways in one session: the environment changed mid-session, nothing to learn.
+        ([("npx jest", False, "sh: <n>: jest: not found"), ("npx jest", True, None)], True, None),
     ],
 )
-def test_verdicts(runs: list[tuple[str, bool, str | None]], ended_well: bool, expected: str | None) -> None:
+def test_decisions(runs: list[tuple[str, bool, str | None]], ended_well: bool, expected: str | None) -> None:
     outcome = judge(Recalled(lesson(COMMAND_FIX)), trace(*runs), ended_well=ended_well)
-    assert (outcome.verdict if outcome else None) == expected
+    got = None if outcome is None else "/".join(p for p in (outcome.verdict, outcome.weight) if p)
+    assert got == expected
     if outcome:
         assert outcome.refs
         assert outcome.key == "project:x"
+        assert outcome.at is not None
 
 
-def test_missing_script_is_an_advice_that_cannot_run() -> None:
-    t = trace(("npm test", False, None))
+def test_an_advised_command_that_cannot_run_contradicts_the_lesson() -> None:
+    t = trace(("npm test", False, "npm ERR! Missing script: <str>"))
     t.runs[0] = t.runs[0].__class__(**{**t.runs[0].__dict__, "cannot_run": True})
     outcome = judge(Recalled(lesson(COMMAND_FIX)), t, ended_well=False)
     assert outcome is not None
-    assert outcome.verdict == "failure"
+    assert (outcome.verdict, outcome.weight) == ("contradicted", "direct")
     assert "could not run" in outcome.reason
 
 
+def test_the_issue_lesson_reads_as_a_claim_that_npm_test_fails() -> None:
+    """ "`npm test` fails here (vitest not found); run `npx vitest run`": confirmed while npm test keeps
+    failing, contradicted once it passes."""
+    issue = lesson(
+        "- Then run `npx vitest run`.", "`npm test` fails here (vitest not found); run `npx vitest run`"
+    )
+    advice = read_advice(issue)
+    assert [i.base for i in advice.avoided] == ["npm test"]
+    assert [i.base for i in advice.advised] == ["npx vitest run"]
+    failing = trace(("npm test", False, "sh: <n>: vitest: not found"), ("npx vitest run", True, None))
+    passing = trace(("npm test", True, None))
+    assert judge(Recalled(issue), failing, ended_well=True).verdict == "confirmed"  # type: ignore[union-attr]
+    decided = judge(Recalled(issue), passing, ended_well=True)
+    assert decided is not None
+    assert (decided.verdict, decided.weight) == ("contradicted", "direct")
+    assert "passed" in decided.reason
+
+
 def test_only_what_happened_after_the_injection_counts() -> None:
-    runs = trace(("npx jest", False, "sh: <n>: jest: not found"), ("npm test", True, None))
+    runs = trace(("npx jest", True, None), ("npm test", True, None))
     late = Recalled(lesson(COMMAND_FIX), since=T0 + dt.timedelta(seconds=30))
     early = Recalled(lesson(COMMAND_FIX), since=T0 - dt.timedelta(seconds=30))
-    assert [o.verdict for o in evaluate(runs, [late], successful=True)] == ["success"]
-    assert [o.verdict for o in evaluate(runs, [early], successful=True)] == ["failure"]
+    assert [o.verdict for o in evaluate(runs, [late], successful=True)] == ["confirmed"]
+    assert [o.verdict for o in evaluate(runs, [early], successful=True)] == ["contradicted"]
 
 
-def test_a_verifying_command_that_passes_counts_as_success() -> None:
+def test_a_verifying_command_that_passes_confirms_an_injected_lesson() -> None:
     body = (
         "- `npx tsc --noEmit` fails with `error TS2835: Relative import paths need explicit file extensions`."
     )
@@ -111,16 +140,51 @@ def test_a_verifying_command_that_passes_counts_as_success() -> None:
     hit = trace(
         ("npx tsc --noEmit", False, "error TS2835: Relative import paths need explicit file extensions")
     )
-    assert judge(Recalled(lesson(body)), ok, ended_well=True).verdict == "success"  # type: ignore[union-attr]
-    assert judge(Recalled(lesson(body)), hit, ended_well=True).verdict == "failure"  # type: ignore[union-attr]
+    assert judge(Recalled(lesson(body)), ok, ended_well=True).verdict == "confirmed"  # type: ignore[union-attr]
+    assert judge(Recalled(lesson(body)), ok, ended_well=False) is None
+    # The check failing as the lesson describes says the advice was not followed yet: no decision.
+    assert judge(Recalled(lesson(body)), hit, ended_well=True) is None
+    # A lesson that was not injected is judged on its claims about the repository only.
+    assert judge(Recalled(lesson(body), recalled=False), ok, ended_well=True) is None
 
 
-def test_a_layout_lesson_succeeds_when_files_go_where_it_says() -> None:
+def test_a_layout_lesson_is_confirmed_when_files_go_where_it_says() -> None:
     layout = lesson("- Put new tests in `tests/`.", triggers={"files": ["tests/**/*.test.ts"]})
     there = trace(("ls", True, None), files=("tests/q.test.ts",))
     elsewhere = trace(("ls", True, None), files=("src/q.test.ts",))
-    assert judge(Recalled(layout), there, ended_well=True).verdict == "success"  # type: ignore[union-attr]
+    assert judge(Recalled(layout), there, ended_well=True).verdict == "confirmed"  # type: ignore[union-attr]
     assert judge(Recalled(layout), elsewhere, ended_well=True) is None
+
+
+def _said(*texts: str) -> SessionTrace:
+    out = trace(("ls", True, None))
+    for i, text in enumerate(texts):
+        out.feed(Event(agent="claude-code", session_id="s1", seq=100 + i, role="user", kind="text", text=text,
+                       raw_ref=f"log.jsonl:{100 + i}", ts=T0 + dt.timedelta(minutes=5)))  # fmt: skip
+    return out
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("don't use `npm test` here, run the file directly", "a user said not to run `npm test`"),
+        ("Please never run npm test in this repo", "a user said not to run `npm test`"),
+        ("no, run `npx jest` instead", "a user said to run `npx jest`"),
+        ("run `npx jest` to see the failures", None),  # a task, not a correction
+        ("thanks, that worked", None),
+    ],
+)
+def test_a_user_who_says_otherwise_softly_contradicts_an_injected_lesson(
+    text: str, expected: str | None
+) -> None:
+    outcome = judge(Recalled(lesson(COMMAND_FIX)), _said(text), ended_well=True)
+    if expected is None:
+        assert outcome is None
+        return
+    assert outcome is not None
+    assert (outcome.verdict, outcome.weight, outcome.reason) == ("contradicted", "soft", expected)
+    assert outcome.refs == ("log.jsonl:100",)
+    assert judge(Recalled(lesson(COMMAND_FIX), recalled=False), _said(text), ended_well=True) is None
 
 
 def test_trace_keeps_tokens_terms_and_times() -> None:

@@ -55,7 +55,8 @@ def test_cold_versus_warm(git_repo: Path) -> None:
         == 3
         * recall_npm(project, session=None, now=dt.datetime(2026, 5, 12, tzinfo=dt.UTC), record=False).tokens
     )
-    assert (lesson.success, lesson.failure) == (1, 2)
+    # Warm: followed-ok, warned-failure and warned-again all confirm what the lesson claims.
+    assert (lesson.success, lesson.failure) == (3, 0)
     doc = result.to_json()
     assert doc["sessions"] == {"captured": 8, "with_usage": 8}
     assert doc["cold"]["sessions"] == 4
@@ -87,9 +88,10 @@ def test_cli_stats(git_repo: Path, cli_invoke: Invoke) -> None:
     doc = cli_invoke("stats", "--json", "--repo", git_repo).json()
     assert isinstance(doc, dict)
     (entry,) = doc["lessons"]
-    assert {k: entry[k] for k in ("name", "hits", "success", "failure", "caution", "deactivated")} == {
-        "name": NPM_LESSON, "hits": 1, "success": 1, "failure": 0, "caution": False, "deactivated": False,
+    assert {k: entry[k] for k in ("name", "hits", "success", "failure", "caution", "archived")} == {
+        "name": NPM_LESSON, "hits": 1, "success": 1, "failure": 0, "caution": False, "archived": False,
     }  # fmt: skip
+    assert entry["confidence"] == 0.775  # the default prior 0.7, confirmed once
     assert entry["warm"]["sessions"] == 1
     text = cli_invoke("stats", "--repo", git_repo).stdout
     assert NPM_LESSON in text

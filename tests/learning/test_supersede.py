@@ -7,6 +7,8 @@ import datetime as dt
 import json
 from pathlib import Path
 
+import pytest
+
 from reasonlessons.constants import SCOPE_CANDIDATE
 from reasonlessons.learning.supersede import promote, promote_auto
 from reasonlessons.recall.api import recall
@@ -108,3 +110,25 @@ def test_cycles_are_found_once_each() -> None:
     graph = {"a": ["b"], "b": ["c"], "c": ["a"], "d": ["d2"], "d2": ["d"], "e": ["a"]}
     assert supersession_cycles(graph) == [["a", "b", "c"], ["d", "d2"]]
     assert supersession_cycles({"a": ["b"], "b": []}) == []
+
+
+def test_auto_promotion_reads_each_lesson_a_bounded_number_of_times(
+    git_repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`promote --auto` over n candidates used to re-read every promoted lesson for each of them:
+    quadratic (500 candidates took minutes). Now each file is read a few times, whatever n is."""
+    from reasonlessons.lessons import file
+
+    project = setup(git_repo)
+    write_scripts(git_repo, test="vitest run")
+    n = 60
+    for i in range(n):
+        candidate(project, f"tip-{i:03d}", tag="test" if i == 0 else f"t{i % 3}")
+    reads: list[Path] = []
+    real = file.read_lesson_bytes
+    monkeypatch.setattr(file, "read_lesson_bytes", lambda path: reads.append(path) or real(path))
+    later = open_project(git_repo, now=lambda: NOW + dt.timedelta(days=8))
+    promoted = promote_auto(later, dt.timedelta(days=7))
+    assert len(promoted) == n
+    assert len(reads) <= 4 * (n + 1), len(reads)  # the old way: about n * n / 2 * 2
+    assert {p.lesson.name for p in promoted if p.superseded} == {"tip-000"}

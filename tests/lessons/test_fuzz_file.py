@@ -17,7 +17,7 @@ import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reasonlessons.errors import LessonFileError
+from reasonlessons.errors import LessonFileError, UnsafeTextError
 from reasonlessons.lessons.file import parse_lesson, render_lesson
 from reasonlessons.lessons.model import Lesson
 from reasonlessons.safety.redact import SecretFoundError
@@ -34,7 +34,8 @@ def load(data: bytes) -> Lesson | None:
         except LessonFileError:
             return None
         json.dumps(lesson.meta, default=str)  # the recall index stores it as JSON
-        with contextlib.suppress(SecretFoundError):  # fail closed: a secret-looking value is not written
+        # Fail closed: a secret-looking value, or a bidirectional control, is not written.
+        with contextlib.suppress(SecretFoundError, UnsafeTextError):
             render_lesson(lesson)
         scan(lesson)
     return lesson

@@ -256,10 +256,10 @@ def test_a_corrupt_counters_file_is_rebuilt_not_fatal(loc: Locations) -> None:
     assert doc["data"]["lessons"]["project:testing"]["hits"] == 1
 
 
-def test_lessons_that_failed_more_than_worked_are_cautions(loc: Locations) -> None:
+def test_lessons_contradicted_more_often_than_confirmed_are_cautions(loc: Locations) -> None:
     loc.ensure_state_dir()
-    outcomes = {"project:testing": {"success": 1, "failure": 3}}
-    doc = {"kind": "lesson-outcomes", "version": 1, "data": outcomes}
+    outcomes = {"project:testing": {"confirmed": 1, "soft": 2, "direct": 0}}
+    doc = {"kind": "lesson-outcomes", "version": 2, "data": outcomes}
     (loc.state_dir / OUTCOMES_FILE).write_text(json.dumps(doc))
     result = recall(loc, "Add a unit test", files=[TEST_FILE], now=NOW, drift=fresh)
     assert [(lesson.name, lesson.caution) for lesson in result.lessons] == [("testing", True)]
@@ -323,3 +323,60 @@ def test_paths_outside_the_repository_match_no_glob(loc: Locations, tmp_path: Pa
     (lesson,) = recall(loc, "Add a unit test", files=[inside], now=NOW, drift=fresh).lessons
     assert lesson.name == "testing"
     assert "file tests/**/*.test.ts" in lesson.reasons
+
+
+# -- agents, confidence and settings (issue 21) ----------------------------------------------------
+
+
+def _add(loc: Locations, name: str, **extra: Any) -> None:
+    project = Project(loc)
+    extra.setdefault("triggers", {"keywords": ["parser"]})
+    project.store.add(name, description=f"{name}: how the parser is tested", extra=extra)
+
+
+def test_a_lesson_limited_to_agents_reaches_only_them(loc: Locations) -> None:
+    _add(loc, "for-everyone")
+    _add(loc, "for-claude", agents=["claude-code"])
+    _add(loc, "for-reasonix", agents=["reasonix*"])
+    prompt = "Add a unit test for the parser"
+    assert sorted(names(loc, prompt, agent="claude-code")) == ["for-claude", "for-everyone"]
+    assert sorted(names(loc, prompt, agent="reasonix-v2")) == ["for-everyone", "for-reasonix"]
+    assert sorted(names(loc, prompt, agent="codex")) == ["for-everyone"]
+    assert sorted(names(loc, prompt)) == ["for-everyone"]  # who asks is unknown
+
+
+def test_recall_agent_option(loc: Locations, cli_invoke: Callable[..., Any]) -> None:
+    _add(loc, "for-codex", agents=["codex"])
+    args = ("recall", "Add a unit test for the parser", "--format", "json", "--repo", loc.root)
+    with_agent = json.loads(cli_invoke(*args, "--agent", "codex").stdout)
+    without = json.loads(cli_invoke(*args).stdout)
+    assert "for-codex" in [lesson["name"] for lesson in with_agent["lessons"]]
+    assert "for-codex" not in [lesson["name"] for lesson in without["lessons"]]
+
+
+def test_confidence_ranks_and_archived_lessons_never_come_back(loc: Locations) -> None:
+    _add(loc, "sure", confidence=0.95)
+    _add(loc, "unsure", confidence=0.65)
+    assert names(loc, "Add a unit test for the parser", budget=10_000) == ["sure", "unsure"]
+    _add(loc, "doubted", confidence=0.2)  # imported with a low confidence: archived from the start
+    assert "doubted" not in names(loc, "Add a unit test for the parser")
+    loc.ensure_state_dir()
+    doc = {
+        "kind": "lesson-outcomes",
+        "version": 2,
+        "data": {"project:sure": {"confirmed": 0, "soft": 0, "direct": 2}},
+    }
+    (loc.state_dir / OUTCOMES_FILE).write_text(json.dumps(doc))
+    assert "sure" not in names(loc, "Add a unit test for the parser")
+
+
+def test_settings_set_budget_top_k_and_task_types(loc: Locations) -> None:
+    for n in range(4):
+        _add(loc, f"extra-{n}")
+    config = loc.project_dir / "config.toml"
+    config.write_text("[recall]\ntop-k = 2\n")
+    assert len(names(loc, "Add a unit test for the parser", budget=10_000)) == 2
+    config.write_text('[recall]\ntask-types = ["qa"]\n')
+    assert names(loc, "Add a unit test for the parser") == []  # code-gen turns get no lessons now
+    config.write_text("[recall]\nbudget = 1\n")
+    assert len(names(loc, "Add a unit test for the parser")) == 1  # the best one always fits

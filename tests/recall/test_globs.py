@@ -114,3 +114,31 @@ def test_buckets_keep_unrelated_globs_apart() -> None:
     assert set(globs.bucket_keys("tests/**/*.test.ts")) & keys
     assert not set(globs.bucket_keys("src/api/*.ts")) & keys
     assert not set(globs.bucket_keys("**/*.py")) & keys
+
+
+def test_the_keys_of_a_deep_path_are_few_and_quick() -> None:
+    """A path thousands of segments deep (or with a name thousands of characters long) was quadratic:
+    every ancestor times every suffix, each a long string (31 s for one recall)."""
+    import time
+
+    for path in ["a/" * 2000 + "b.ts", "a/" * 100 + "x" * 3800, "ab/" * 1300 + "c" * 100]:
+        started = time.perf_counter()
+        keys = globs.query_keys(path)
+        assert time.perf_counter() - started < 0.5
+        assert sum(map(len, keys)) < 4_000_000  # the old keys of these paths: 28 MB to 790 MB
+    deep = "a/" * 2000 + "b.ts"
+    assert set(globs.bucket_keys("a/a/**/*.ts")) & set(globs.query_keys(deep))
+    assert set(globs.bucket_keys("**/b.ts")) & set(globs.query_keys(deep))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    glob_parts=st.lists(_SEGMENT, min_size=1, max_size=4),
+    path_parts=st.lists(_PATH_SEGMENT, min_size=60, max_size=140),
+)
+def test_buckets_never_hide_a_matching_glob_of_a_deep_path(
+    glob_parts: list[str], path_parts: list[str]
+) -> None:
+    glob, path = "/".join(glob_parts), "/".join(path_parts)
+    if glob_matches(glob, path):
+        assert set(globs.bucket_keys(glob)) & set(globs.query_keys(path))

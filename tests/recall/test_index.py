@@ -120,7 +120,7 @@ def test_an_index_that_fails_mid_query_is_rebuilt(loc: Locations, monkeypatch: p
     recaller = Recaller(loc)
     recaller.recall("add a unit test", files=["tests/foo.test.ts"])
     calls = {"n": 0}
-    real = LessonIndex.postings
+    real = LessonIndex.term_stats
 
     def flaky(self: LessonIndex, terms: Any) -> Any:
         calls["n"] += 1
@@ -128,7 +128,7 @@ def test_an_index_that_fails_mid_query_is_rebuilt(loc: Locations, monkeypatch: p
             raise sqlite3.DatabaseError("database disk image is malformed")
         return real(self, terms)
 
-    monkeypatch.setattr(LessonIndex, "postings", flaky)
+    monkeypatch.setattr(LessonIndex, "term_stats", flaky)
     result = recaller.recall("add a unit test", files=["tests/foo.test.ts"])
     assert calls["n"] == 2
     assert result.lessons[0].name == "testing"

@@ -66,3 +66,22 @@ def test_pattern_evaluations_are_capped(index: LessonIndex, monkeypatch: pytest.
     monkeypatch.setattr(match, "MAX_PATTERN_EVALS", 0)
     root = str(index.loc.root)
     assert _fired(index, Query.build("", ["tests/foo.test.ts"], "npx tsc", root=root)) == {}
+
+
+def test_a_command_cut_to_the_window_never_turns_a_non_match_into_a_match(tmp_path: Path) -> None:
+    """`(a+)+$` does not match `"a" * 20000 + "!"`; cut to the window, the text ends in `a` and it would."""
+    root = tmp_path / "repo"
+    lessons = root / ".reasonix" / "lessons"
+    lessons.mkdir(parents=True)
+    for name, pattern in [("anchored", "(a+)+$"), ("bounded", r"a\b"), ("early", "^aaa")]:
+        (lessons / f"{name}.md").write_text(
+            f"---\nname: {name}\ndescription: d\nfingerprint: []\ncaptured-at: 2026-05-05\n"
+            f"triggers:\n  commands: ['{pattern}']\n---\n- body\n"
+        )
+    idx = LessonIndex(Locations.discover(root))
+    idx.ensure()
+    long = Query.build("", [], "a" * 20_000 + "!", root=str(root))
+    assert not long.cmd_complete
+    assert set(_fired(idx, long)) == {"early"}  # a match before the cut still counts
+    short = Query.build("", [], "a" * 50, root=str(root))
+    assert set(_fired(idx, short)) == {"anchored", "bounded", "early"}

@@ -1,14 +1,12 @@
-"""Reciprocal-rank fusion, competition ranks, the outcome signal and the token estimate."""
+"""Reciprocal-rank fusion, competition ranks, the confidence signal and the token estimate."""
 
 from __future__ import annotations
 
 from reasonlessons.recall.rank import (
     Candidate,
     competition_ranks,
-    effectiveness,
     estimate_tokens,
     fuse,
-    is_caution,
     within_budget,
 )
 
@@ -20,11 +18,10 @@ def _cand(
     rel: float = 0.0,
     recency: str = "",
     scope: str = "project",
-    success: int = 0,
-    failure: int = 0,
+    confidence: float = 0.7,
 ) -> Candidate:
     cand = Candidate(0, name, scope, recency)
-    cand.specificity, cand.relevance, cand.success, cand.failure = spec, rel, success, failure
+    cand.specificity, cand.relevance, cand.confidence = spec, rel, confidence
     return cand
 
 
@@ -45,8 +42,8 @@ def test_triggered_lessons_rank_above_text_only_ones_with_equal_text() -> None:
     assert [c.name for c in fuse([text_only, triggered])] == ["b-triggered", "a-text"]
 
 
-def test_outcomes_and_recency_break_otherwise_equal_rankings() -> None:
-    proven = _cand("proven", spec=0.5, success=5)
+def test_confidence_and_recency_break_otherwise_equal_rankings() -> None:
+    proven = _cand("proven", spec=0.5, confidence=0.9)
     unknown = _cand("unknown", spec=0.5)
     assert [c.name for c in fuse([unknown, proven])] == ["proven", "unknown"]
     newer = _cand("newer", spec=0.5, recency="2026-05-01")
@@ -57,14 +54,6 @@ def test_outcomes_and_recency_break_otherwise_equal_rankings() -> None:
 def test_full_ties_go_by_name_then_project_before_global() -> None:
     ranked = fuse([_cand("b"), _cand("a", scope="global"), _cand("a")])
     assert [(c.name, c.scope) for c in ranked] == [("a", "project"), ("a", "global"), ("b", "project")]
-
-
-def test_effectiveness_and_caution() -> None:
-    assert effectiveness(0, 0) == 0.5
-    assert effectiveness(3, 0) > effectiveness(1, 0) > effectiveness(0, 1)
-    assert is_caution(1, 2)
-    assert not is_caution(2, 2)
-    assert not is_caution(0, 0)
 
 
 def test_token_estimate_is_ceil_of_characters_over_four() -> None:

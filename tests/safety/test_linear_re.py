@@ -112,3 +112,14 @@ def test_a_word_set_finds_every_word_present_overlapping_ones_too() -> None:
     assert words.present("my passwd token; a.b") == {"pass", "passw", "sw", "token", "ken", "a.b"}
     assert words.present("axb") == set()  # literal, not a pattern
     assert WordSet([]).present("anything") == set()
+
+
+def test_a_match_that_reaches_the_end_of_a_cut_input_does_not_count() -> None:
+    from reasonlessons.safety.linear_re import compile_pattern
+
+    regex = compile_pattern("(a+)+$")
+    window = b"a" * 8192  # the first 8192 bytes of "a" * 20000 + "!"
+    assert regex.search(window)
+    assert not regex.search(window, complete=False)
+    assert compile_pattern("^a{3}").search(window, complete=False)
+    assert not compile_pattern(r"a\b").search(window, complete=False)

@@ -130,3 +130,23 @@ def test_holds_secret_memory_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None
         assert not privacy.holds_secret([f"line number {n}", "x" * (privacy._KNOWN_CLEAN_LEN + 1)])
     # The newest are kept; a long string never is.
     assert list(privacy._KNOWN_CLEAN) == [f"line number {n}" for n in range(15, 25)]
+
+
+def test_a_made_up_word_after_a_password_key_is_a_value_but_a_camel_case_name_is_not() -> None:
+    # Base64 or a generated password can come out without a digit; a variable is made of words.
+    assert (
+        redact("data:\n  password: GuZQGlRulEIDWjCCKqeVgaYP").text == "data:\n  password: [REDACTED:password]"
+    )
+    for code in (
+        "{ password: getUserDBPasswordFromAWSSecretsManager }",
+        "password: readPasswordFromAnIOStream",
+    ):
+        assert redact(code).text == code
+
+
+def test_a_password_stated_in_prose_with_an_adverb_is_redacted_but_words_stay() -> None:
+    assert redact("the root password on staging is now Tq7!vR2mLx9pZk4w").text == (
+        "the root password on staging is now [REDACTED:password]"
+    )
+    for prose in ("the password is now required for login", "the token is now expired"):
+        assert redact(prose).text == prose

@@ -380,3 +380,15 @@ def test_refresh_records_the_new_value_and_the_lesson_turns_fresh(native: Harnes
     native.expect("lessons", changed=[{"scope": "project", "name": "testing"}])
     event = native.expect("fresh", name="testing")
     assert event["status"] == "active"
+
+
+def test_a_second_daemon_is_refused_after_the_state_folder_was_deleted(native: Harness) -> None:
+    """`rm -rf .reasonix/state` takes the lock file with it; the lock on the repository stays."""
+    import shutil
+
+    from reasonlessons.watch.pidlock import daemon_lock
+
+    shutil.rmtree(native.project.loc.state_dir)
+    second = daemon_lock(native.project.loc.ensure_state_dir(), root=native.root)
+    with pytest.raises(WatchRunningError, match="already running"), second:
+        pass

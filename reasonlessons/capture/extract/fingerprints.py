@@ -19,7 +19,7 @@ from reasonlessons.errors import InvalidFingerprintError
 from reasonlessons.fingerprint.entry import parse_entry
 from reasonlessons.fingerprint.fields import lookup, parse_document
 from reasonlessons.sessions.commands import subcommand
-from reasonlessons.sessions.shell import Invocation
+from reasonlessons.sessions.shell import Invocation, parse
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -328,3 +328,30 @@ def merge(*groups: list[str]) -> list[str]:
         for entry in group:
             seen.setdefault(entry, None)
     return list(seen)[:MAX_ENTRIES]
+
+
+_SPAN = re.compile(r"`([^`\n]{1,200})`")
+_PATHISH = re.compile(
+    r"(?<![\w/.-])((?:[\w.-]+/)+[\w.*-]*|[\w-]+\.(?:json|toml|ya?ml|ts|js|py|go|rs|md|cfg|ini))(?![\w/])"
+)
+_FIELD = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w.-]+\.(?:json|toml|ya?ml)#[\w.\":@/-]+)")
+
+
+def for_text(text: str, facts: RepoFacts, *, base: str = "") -> list[str]:
+    """Entries for what a lesson's own words name that exists here: files and `dir/`s, config fields
+    (`package.json#scripts.test`), and the script, dependency or config of the commands it quotes.
+
+    For lessons written elsewhere (imports), which come with no fingerprint of their own."""
+    spans = _SPAN.findall(text)
+    fields = [f for f in dict.fromkeys(_FIELD.findall(text)) if facts.exists(f.rstrip(".,;:"))]
+    paths = for_paths(list(dict.fromkeys([*spans, *_PATHISH.findall(text)])), facts)
+    dirs = [e for e in paths if e.endswith("/")][:1]  # "not in src/": a directory in passing says little
+    invocations = [inv for span in spans if " " in span.strip() and (inv := parse(span)) is not None]
+    named = [f.rstrip(".,;:") for f in fields]
+    commands = [
+        e for inv in invocations if inv.category or inv.script for e in for_invocation(inv, facts, base=base)
+    ]
+    # A field of a file says more than the whole file (`package.json` changes for many reasons).
+    narrowed = {entry.split("#", 1)[0] for entry in (*named, *commands) if "#" in entry}
+    files = [e for e in paths if (not e.endswith("/") or e in dirs) and e not in narrowed]
+    return merge(named, files, commands)

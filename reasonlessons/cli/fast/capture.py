@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from reasonlessons.cli.fast import terminal
-from reasonlessons.cli.fast.options import INT, JSON, PATH, REPO, Option, quick_parse
+from reasonlessons.cli.fast.options import FLAG, INT, JSON, PATH, REPO, Option, quick_parse
 from reasonlessons.constants import EXIT_OK
 
 if TYPE_CHECKING:
@@ -52,20 +52,29 @@ OPTIONS = (
         minimum=1,
         metavar="N",
     ),
+    Option(
+        "explain",
+        ("--explain",),
+        "Also say why each draft was not written (confidence, gates, duplicates); with --json, "
+        'adds "dropped": [{"name", "session", "reason"}].',
+        kind=FLAG,
+        default=False,
+    ),
     JSON,
     REPO,
 )
 
 
 def try_run(argv: list[str]) -> int | None:
-    """The exit code of `capture [LOG...] [--agent A] [--extractor E] [--jobs N] [--json] [--repo DIR]`,
-    None for anything else."""
+    """The exit code of `capture [LOG...] [--agent A] [--extractor E] [--jobs N] [--explain] [--json]
+    [--repo DIR]`, None for anything else."""
     opts = quick_parse(OPTIONS, argv)
     if opts is None:
         return None  # help, typos and the like: the Typer command explains them
     from reasonlessons.errors import run_mapped
+    from reasonlessons.safety.terminal import visible
 
-    return run_mapped(lambda: run(**opts))
+    return run_mapped(lambda: run(**opts), show=visible)
 
 
 def run(
@@ -76,6 +85,7 @@ def run(
     as_json: bool,
     extractor: str = "heuristic",
     jobs: int | None = None,
+    explain: bool = False,
 ) -> int:
     """Capture, then print the JSON document or the human summary; returns the exit code."""
     import os
@@ -95,12 +105,21 @@ def run(
             project, logs or None, agent=agent, progress=follow, extractor=extract_with, jobs=jobs
         )
     if as_json:
+        from reasonlessons.safety.redact import redact_value
+        from reasonlessons.safety.terminal import json_bytes
         from reasonlessons.support import jsonio
 
+        # What capture says is read from logs too (skip reasons, log paths): redacted like its files.
+        doc = report.to_json()
+        if explain:
+            doc["dropped"] = [
+                {"name": i.name, "session": i.session, "reason": i.reason} for i in report.dropped
+            ]
+        doc = redact_value(doc, derived=True)[0]
         sys.stdout.flush()
-        sys.stdout.buffer.write(jsonio.dumps(report.to_json(), indent=True))
+        sys.stdout.buffer.write(json_bytes(jsonio.dumps(doc, indent=True)))
     else:
-        _summary(report)
+        _summary(report, explain=explain)
     sys.stdout.flush()
     if report.errors:
         from reasonlessons.errors import ReasonLessonsError
@@ -113,8 +132,20 @@ def run(
     return EXIT_OK
 
 
-def _summary(report: CaptureReport) -> None:
-    say = sys.stdout.write
+def _summary(report: CaptureReport, *, explain: bool = False) -> None:
+    from reasonlessons.safety.redact import redact
+    from reasonlessons.safety.terminal import visible
+
+    def show(line: str) -> str:
+        """A line for the terminal: redacted (it quotes logs and their paths), controls shown."""
+        return visible(redact(line, derived=True).text)
+
+    def say(line: str) -> None:
+        sys.stdout.write(show(line))
+
+    def complain(line: str) -> None:
+        sys.stderr.write(show(line))
+
     for item in report.written:
         say(f"new candidate {item.name}  ({item.path})  from {item.session}\n")
     sessions: dict[tuple[str, str], list[str]] = {}
@@ -124,22 +155,28 @@ def _summary(report: CaptureReport) -> None:
         where = "its file" if scope == "candidate" else "local state"
         origin = found[0] if len(found) == 1 else f"{len(found)} sessions"
         say(f"more evidence for {scope} lesson {name} (kept in {where})  from {origin}\n")
-    for learned in report.outcomes:  # verdicts on the lessons recalled into a session (docs/learning.md)
+    if explain:
+        for item in report.dropped:
+            say(f"not written: {item.name} from {item.session}: {item.reason}\n")
+    for learned in report.outcomes:  # what later sessions said about the lessons (docs/learning.md)
         for outcome in learned.outcomes:
-            say(f"lesson {outcome.key}: {outcome.verdict} in {learned.session} ({outcome.reason})\n")
-        for key in learned.deactivated:
-            say(f"lesson {key} deactivated: it keeps failing (`reasonlessons revive` brings it back)\n")
+            if not outcome.recalled and outcome.verdict == "confirmed":
+                continue  # a lesson it never saw, holding as ever: news only in --json
+            weight = f" ({outcome.weight})" if outcome.weight else ""
+            say(f"lesson {outcome.key}: {outcome.verdict}{weight} by {learned.session} ({outcome.reason})\n")
+        for key in learned.archived:
+            say(f"lesson {key} archived: its confidence fell below the floor (`revive` restores it)\n")
     sys.stdout.flush()
     for note in report.notes:
-        sys.stderr.write(f"warning: {note}\n")
+        complain(f"warning: {note}\n")
     for item in report.skipped:
-        sys.stderr.write(f"warning: skipped {item.name}: {item.reason}\n")
+        complain(f"warning: skipped {item.name}: {item.reason}\n")
     for item in report.errors:
-        sys.stderr.write(f"error: {item.name}: {item.reason}\n")
+        complain(f"error: {item.name}: {item.reason}\n")
     if report.damage:
         parts = ", ".join(f"{n} {reason}" for reason, n in sorted(report.damage.items()))
         count = sum(report.damage.values())
-        sys.stderr.write(f"warning: {count} damaged or unusable log record(s) skipped ({parts})\n")
+        complain(f"warning: {count} damaged or unusable log record(s) skipped ({parts})\n")
     say(
         f"{report.sessions} session(s) read from {report.files - report.unchanged} log(s)"
         f" ({report.unchanged} unchanged); {len(report.skipped)} skipped; "

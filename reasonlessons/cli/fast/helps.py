@@ -185,9 +185,9 @@ HELPS = {
         f"0 replayed (also: no sessions); 1 error; {_REPO} (a --since that is not a date)",
     ),
     "revive": Help(
-        "Bring back a lesson the learning loop deactivated after it kept failing.",
+        "Restore a lesson the learning loop archived (confidence below the floor).",
         ("reasonlessons revive testing",),
-        f"0 revived (also: it was not deactivated); 1 no such lesson; {_USAGE}",
+        f"0 revived (also: it was not archived); 1 no such lesson; {_USAGE}",
     ),
     "mcp": Help(
         "Serve the lessons as MCP tools over stdio.",

@@ -43,10 +43,9 @@ OPTIONS = (
     Option(
         "budget",
         ("--budget",),
-        "Token budget for lessons injected per event (estimated as characters/4); default "
-        f"{DEFAULT_BUDGET}. Reasonix's SessionStart block takes at most 200 of it.",
+        "Token budget for lessons injected per event (estimated as characters/4); default: config "
+        f"recall.budget ({DEFAULT_BUDGET}). Reasonix's SessionStart block takes at most 200 of it.",
         kind=INT,
-        default=DEFAULT_BUDGET,
         metavar="TOKENS",
     ),
     Option(
@@ -86,12 +85,14 @@ def main(argv: Sequence[str]) -> int:
         return EXIT_OK
 
 
-def run(agent: str, *, budget: int, wait: bool, repo: str | None, stdin: IO[bytes] | None = None) -> int:
+def run(
+    agent: str, *, budget: int | None, wait: bool, repo: str | None, stdin: IO[bytes] | None = None
+) -> int:
     """Answer one hook invocation; usage errors return 1 with a message, anything else is silent."""
     if agent not in AGENTS:
         sys.stderr.write(f"reasonlessons hook: unknown agent {agent!r}; use {', '.join(AGENTS)}\n")
         return EXIT_ERROR
-    if not 1 <= budget <= 100_000:
+    if budget is not None and not 1 <= budget <= 100_000:
         sys.stderr.write(f"reasonlessons hook: --budget {budget}: use a whole number from 1 to 100000\n")
         return EXIT_ERROR
     try:
@@ -104,7 +105,9 @@ def run(agent: str, *, budget: int, wait: bool, repo: str | None, stdin: IO[byte
         from reasonlessons.errors import UsageError
 
         if isinstance(exc, UsageError):
-            sys.stderr.write(f"reasonlessons hook: {exc}\n")
+            from reasonlessons.safety.terminal import visible
+
+            sys.stderr.write(f"reasonlessons hook: {visible(str(exc))}\n")
             return EXIT_ERROR
         _debug()
         return EXIT_OK
@@ -113,7 +116,7 @@ def run(agent: str, *, budget: int, wait: bool, repo: str | None, stdin: IO[byte
     return EXIT_OK
 
 
-def answer(data: bytes, *, budget: int, wait: bool, repo: str | None) -> bytes:
+def answer(data: bytes, *, budget: int | None, wait: bool, repo: str | None) -> bytes:
     """The bytes to print for one hook input (empty: print nothing)."""
     import json
 
@@ -129,7 +132,7 @@ def answer(data: bytes, *, budget: int, wait: bool, repo: str | None) -> bytes:
     return json.dumps(out, ensure_ascii=True).encode("ascii") + b"\n"
 
 
-def answer_reasonix(data: bytes, *, budget: int, wait: bool, repo: str | None) -> bytes:
+def answer_reasonix(data: bytes, *, budget: int | None, wait: bool, repo: str | None) -> bytes:
     """The bytes to print for one Reasonix hook input: plain text (Reasonix wraps SessionStart's
     stdout in `<hook-context>`), or nothing."""
     from reasonlessons.integrations.claude_hook import parse_input

@@ -38,9 +38,9 @@ OPTIONS = (
     Option(
         "budget",
         ("--budget",),
-        f"Token budget for the lessons (estimated as characters/4); default {DEFAULT_BUDGET}.",
+        f"Token budget for the lessons (estimated as characters/4); default: config recall.budget "
+        f"({DEFAULT_BUDGET}).",
         kind=INT,
-        default=DEFAULT_BUDGET,
         metavar="TOKENS",
     ),
     Option(
@@ -58,6 +58,13 @@ OPTIONS = (
         ("--session",),
         "Agent session id: a lesson is injected at most once per session.",
         metavar="ID",
+    ),
+    Option(
+        "agent",
+        ("--agent",),
+        "The agent asking (claude-code, codex, reasonix, ...): lessons limited to other agents are "
+        "left out, and without it every lesson limited to some agent is.",
+        metavar="AGENT",
     ),
     Option(JSON.name, JSON.flags, "The same as --format json.", kind=FLAG, default=False),
     Option(REPO.name, REPO.flags, REPO.help, kind=PATH, metavar="DIR"),
@@ -87,8 +94,9 @@ def main(argv: Sequence[str]) -> int:
         except SystemExit as exc:  # argparse: --help (0) or a usage error (2)
             return exc.code if isinstance(exc.code, int) else EXIT_USAGE
     from reasonlessons.errors import run_mapped
+    from reasonlessons.safety.terminal import visible
 
-    return run_mapped(lambda: run(**opts))
+    return run_mapped(lambda: run(**opts), show=visible)
 
 
 def run(
@@ -96,11 +104,12 @@ def run(
     *,
     files: Sequence[str],
     cmd: str | None,
-    budget: int,
+    budget: int | None,
     task_type: str | None,
     fmt: str,
     session: str | None,
     repo: Path | None,
+    agent: str | None = None,
     as_json: bool = False,
 ) -> int:
     """Recall for the repository and print the result; errors raise ReasonLessonsError."""
@@ -108,6 +117,7 @@ def run(
     from reasonlessons.lessons.locations import Locations
     from reasonlessons.recall.api import recall
     from reasonlessons.recall.result import FORMATS
+    from reasonlessons.safety.terminal import visible
 
     if as_json:
         if fmt not in ("text", "json"):
@@ -126,12 +136,13 @@ def run(
         budget=budget,
         task_type=task_type,
         session=session,
+        agent=agent,
         # Reading never creates .reasonix/state/; remembering what a session was given does, in a
         # repository that has lessons (docs/commands.md#recall).
         create_state=session is not None and loc.project_dir.is_dir(),
     )
     for warning in result.warnings:
-        sys.stderr.write(f"warning: {warning}\n")
+        sys.stderr.write(f"warning: {visible(warning)}\n")
     out = result.render(fmt)
     if out:
         sys.stdout.flush()

@@ -53,8 +53,9 @@ def try_run(argv: list[str]) -> int | None:
     if opts is None:
         return None
     from reasonlessons.errors import run_mapped
+    from reasonlessons.safety.terminal import visible
 
-    return run_mapped(lambda: stale_main(**opts))
+    return run_mapped(lambda: stale_main(**opts), show=visible)
 
 
 def stale_main(repo: RepoArg, *, check: bool, as_json: bool) -> int:
@@ -90,9 +91,11 @@ def _locate(repo: RepoArg) -> tuple[str, str, str] | None:
             root = parent
     home = os.environ.get(ENV_HOME)
     base = os.path.expanduser(home) if home else os.path.join(os.path.expanduser("~"), DEFAULT_HOME_DIRNAME)
-    state = os.path.join(root, REASONIX_DIR, STATE_DIR)
-    if not os.path.isdir(state):
+    if not os.path.isdir(os.path.join(root, REASONIX_DIR, STATE_DIR)):
         return None  # nothing stored (or not a repository at all: the full path says so)
+    from reasonlessons.lessons import statedir  # stdlib only: as Locations.state_dir decides
+
+    state = statedir.resolve(root, os.path.normpath(base))
     return state, root, os.path.join(os.path.normpath(base), LESSONS_DIR)
 
 
@@ -104,6 +107,7 @@ def _check(repo: RepoArg) -> dict[str, Any]:
 
     from reasonlessons.cli.fast import terminal
     from reasonlessons.fingerprint.deps import Deps
+    from reasonlessons.safety.terminal import json_bytes, visible
     from reasonlessons.stale import answer_cache
     from reasonlessons.stale.scan import scan_stale
     from reasonlessons.store.project import open_project
@@ -124,9 +128,9 @@ def _check(repo: RepoArg) -> dict[str, Any]:
         if collecting:
             gc.enable()
     answer = {
-        "stderr": "".join(f"warning: {bad.path}: {bad.message}\n" for bad in result.bad),
-        "json": jsonio.dumps([r.to_json() for r in result.reports], indent=True),
-        "text": "".join(f"{line}\n" for line in human_lines(result)).encode("utf-8"),
+        "stderr": "".join(visible(f"warning: {bad.path}: {bad.message}") + "\n" for bad in result.bad),
+        "json": json_bytes(jsonio.dumps([r.to_json() for r in result.reports], indent=True)),
+        "text": "".join(f"{visible(line)}\n" for line in human_lines(result)).encode("utf-8"),
         "stale": bool(result.reports),
     }
     until = result.valid_until

@@ -19,6 +19,8 @@ NPM_OK = "> demo@1.0.0 test\n> vitest run\n\n ✓ tests/queue.test.ts (3 tests) 
 JEST_127 = "Exit code 127\nsh: 1: jest: not found"
 NO_SCRIPT = 'Exit code 1\nnpm ERR! Missing script: "test"\nnpm ERR! To see a list of scripts, run:\nnpm ERR!   npm run'
 ASSERT_1 = "Exit code 1\n FAIL tests/queue.test.ts > drains\nAssertionError: expected 2 to be 3"
+VITEST_127 = "Exit code 127\n> demo@1.0.0 test\n> vitest run\n\nsh: 1: vitest: not found"
+VITEST_OK = " ✓ tests/queue.test.ts (3 tests) 4ms\n\n Test Files  1 passed (1)"
 
 # name -> (session id, minutes after START, prompt, [(command, output, is_error)], tokens per model call)
 SESSIONS: dict[str, tuple[str, int, str, list[tuple[str, str, bool]], int]] = {
@@ -28,6 +30,16 @@ SESSIONS: dict[str, tuple[str, int, str, list[tuple[str, str, bool]], int]] = {
     "tests-red": ("aaaaaaaa-0004-4000-8000-000000000004", 180, "fix the queue drain test", [("npm test", ASSERT_1, True), ("cat src/queue.ts", "export {}", False), ("npm test", ASSERT_1, True)], 1100),
     "warned-again": ("aaaaaaaa-0006-4000-8000-000000000006", 300, "fix the flaky queue test", [("npx jest tests/queue.test.ts", JEST_127, True), ("npx jest", JEST_127, True), ("git status --short", "", False)], 1400),
     "unrelated": ("aaaaaaaa-0005-4000-8000-000000000005", 240, "rename the drain helper", [("ls src", "queue.ts", False), ("git status --short", "", False), ("git diff --stat", "", False)], 800),
+    "jest-passes": ("aaaaaaaa-0007-4000-8000-000000000007", 360, "fix the queue drain test", [("npx jest tests/queue.test.ts", NPM_OK, False), ("git status --short", "", False)], 900),
+    "jest-passes-again": ("aaaaaaaa-0008-4000-8000-000000000008", 420, "fix the queue drain test", [("npx jest", NPM_OK, False), ("git diff --stat", "", False)], 900),
+    # The story of issue 21: "`npm test` fails here (vitest not found); run `npx vitest run`".
+    "vitest-1": ("bbbbbbbb-0001-4000-8000-000000000001", 1440, "fix the queue drain test", [("npm test", VITEST_127, True), ("cat package.json", '{"scripts": {"test": "vitest run"}}', False), ("npx vitest run", VITEST_OK, False)], 1000),
+    "vitest-2": ("bbbbbbbb-0002-4000-8000-000000000002", 1500, "fix the flaky queue test", [("npm test", VITEST_127, True), ("npx vitest run", VITEST_OK, False), ("git status --short", " M src/queue.ts", False)], 1000),
+    "vitest-3": ("bbbbbbbb-0003-4000-8000-000000000003", 1560, "add a test for drain", [("npm test", VITEST_127, True), ("npx vitest run", VITEST_OK, False), ("git diff --stat", "", False)], 1000),
+    "vitest-fixed-1": ("bbbbbbbb-0004-4000-8000-000000000004", 2880, "fix the queue drain test", [("npm install", "added 1 package", False), ("npm test", NPM_OK, False), ("git status --short", "", False)], 1000),
+    "vitest-fixed-2": ("bbbbbbbb-0005-4000-8000-000000000005", 2940, "add a test for drain", [("ls tests", "queue.test.ts", False), ("npm test", NPM_OK, False), ("git diff --stat", "", False)], 1000),
+    # A `/lesson` writ in a session of one tool call.
+    "writ-short": ("cccccccc-0001-4000-8000-000000000001", 3000, "/lesson pnpm only: Use `pnpm install`, never `npm install`; the lockfile is pnpm-lock.yaml", [("ls", "package.json pnpm-lock.yaml", False)], 500),
 }
 
 

@@ -1,0 +1,283 @@
+"""The pruned BM25 search equals a full read: same scores to the bit, same order, same recall.
+
+Libraries are generated (seeded): a Zipf-like vocabulary in which a few words are in most lessons,
+generic words, triggers of every kind, deprecated, superseded, expired, shadowed lessons and other
+task types. Each turn is answered twice, by `Recaller` and by tests/recall/reference.py (every
+posting of every query word read, as before), with the search's constants at their real values and
+shrunk so that every branch (probing, several rounds, the fallback) runs.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from reasonlessons.integrations import claude_recall
+from reasonlessons.integrations.claude_hook import Hook
+from reasonlessons.lessons.file import render_lesson
+from reasonlessons.lessons.locations import ENV_HOME, Locations
+from reasonlessons.lessons.model import Lesson
+from reasonlessons.recall import bm25, rank, relevance
+from reasonlessons.recall.api import Recaller
+from reasonlessons.recall.index import LessonIndex
+from reasonlessons.recall.match import Query
+from reasonlessons.support.tokens import GENERIC, tokenize
+from tests.recall.reference import ReferenceRecaller
+
+NOW = dt.datetime(2026, 11, 21, 12, 0, tzinfo=dt.UTC)
+COMMON = ["test", "tests", "build", "run", "file", "add", "make", "code", "error", "check", "config"]
+PATHS = ["tests/foo.test.ts", "src/api/index.ts", "src/web/app.tsx", "docs/guide.md", "scripts/build.py"]
+GLOBS = ["tests/**/*.test.ts", "**/*.ts", "src/api/**", "src/*/index.ts", "docs/*.md", "**/*.py", "src/**"]
+COMMANDS = [r"\bnpm (run )?test\b", r"pytest -q", r"make build", r"\bgit push\b", r"vitest"]
+
+
+def fresh(lesson: Lesson) -> Sequence[Any]:
+    return []
+
+
+def vocabulary(rng: random.Random) -> list[str]:
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    words = {"".join(rng.choice(letters) for _ in range(rng.randint(3, 8))) for _ in range(400)}
+    return sorted(words)
+
+
+def word(rng: random.Random, words: list[str]) -> str:
+    """Half the draws from a few common words (most lessons have them), the rest Zipf-like."""
+    if rng.random() < 0.45:
+        return rng.choice(COMMON)
+    return words[min(int(rng.paretovariate(0.8)) - 1, len(words) - 1)]
+
+
+def write_library(root: Path, home: Path, n: int, seed: int) -> Locations:
+    rng = random.Random(seed)
+    words = vocabulary(rng)
+    project = root / ".reasonix" / "lessons"
+    global_dir = home / "lessons"
+    project.mkdir(parents=True)
+    global_dir.mkdir(parents=True)
+    for i in range(n):
+        scope_dir = global_dir if i % 17 == 0 else project
+        name = f"l-{i % 400:04d}" if scope_dir is global_dir else f"l-{i:04d}"
+        triggers: dict[str, list[str]] = {}
+        if rng.random() < 0.3:
+            triggers["keywords"] = [" ".join(word(rng, words) for _ in range(rng.randint(1, 2)))]
+        if rng.random() < 0.2:
+            triggers["files"] = [rng.choice(GLOBS)]
+        if rng.random() < 0.1:
+            triggers["commands"] = [rng.choice(COMMANDS)]
+        meta: dict[str, Any] = {
+            "name": name,
+            "fingerprint": [],
+            "description": " ".join(word(rng, words) for _ in range(rng.randint(2, 6))),
+            "captured-at": dt.date(2026, 1, 1) + dt.timedelta(days=rng.randint(0, 40)),
+            "triggers": triggers,
+        }
+        if rng.random() < 0.2:
+            meta["refreshed-at"] = dt.date(2026, 3, 1) + dt.timedelta(days=rng.randint(0, 40))
+        if rng.random() < 0.15:
+            meta["task-types"] = rng.sample(["code-gen", "exploration", "qa", "other"], rng.randint(1, 2))
+        roll = rng.random()
+        if roll < 0.04:
+            meta["status"] = "deprecated"
+        elif roll < 0.08:
+            meta["expires-at"] = dt.date(2026, 2, 1)
+        elif roll < 0.12:
+            meta["supersedes"] = [f"l-{rng.randrange(n):04d}"]
+        lines = []
+        for _ in range(rng.randint(1, 4)):
+            line = [word(rng, words) for _ in range(rng.randint(2, 16))]
+            if rng.random() < 0.3:
+                line += [rng.choice(line)] * rng.randint(1, 4)  # higher term frequencies
+            lines.append("- " + " ".join(line))
+        body = "\n".join(lines)
+        (scope_dir / f"{name}.md").write_bytes(render_lesson(Lesson(meta=meta, body=body)))
+    return Locations(root=root, home=home)
+
+
+def prompts(seed: int, words: int = 400) -> Iterator[tuple[str, list[str], str | None]]:
+    rng = random.Random(seed)
+    vocab = vocabulary(random.Random(seed))
+    for i in range(40):
+        size = rng.choice([1, 2, 3, 5, 8, 13, 40])
+        text = " ".join(word(rng, vocab) if rng.random() < 0.8 else "the" for _ in range(size))
+        files = rng.sample(PATHS, rng.randint(0, 2))
+        cmd = rng.choice([None, None, "npm test", "make build && pytest -q", "git push origin main"])
+        yield f"add {text}" if i % 3 else text, files, cmd
+
+
+@pytest.fixture(scope="module")
+def libraries(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[Locations, int]]:
+    out = []
+    for seed, n in ((1, 60), (2, 450), (3, 900)):
+        base = tmp_path_factory.mktemp(f"lib{seed}")
+        loc = write_library(base / "repo", base / "home", n, seed)
+        idx = LessonIndex(loc)
+        idx.ensure()
+        assert idx.n_docs == n  # every generated lesson is valid
+        out.append((loc, seed))
+    return out
+
+
+@pytest.fixture(params=["real", "tiny"])
+def constants(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The search's constants as shipped, or shrunk so probing, rounds and the fallback all run."""
+    if request.param == "tiny":
+        monkeypatch.setattr(relevance, "SEED_POSTINGS", 3)
+        monkeypatch.setattr(relevance, "SEED_PER_WANTED", 1)
+        monkeypatch.setattr(relevance, "FIRST_K", 1)
+        monkeypatch.setattr(relevance, "DICT_AFTER", 0)  # look up through dicts, not bisection
+    return str(request.param)
+
+
+def _fused(cands: list[rank.Candidate]) -> list[tuple[Any, ...]]:
+    return [
+        (c.doc, c.name, c.scope, c.score, c.specificity, c.relevance, tuple(c.reasons))
+        for c in rank.fuse(cands)
+    ]
+
+
+def test_candidates_and_ranking_equal_a_full_read(
+    libraries: list[tuple[Locations, int]], constants: str
+) -> None:
+    compared = returned = 0
+    for loc, seed in libraries:
+        new, old = Recaller(loc, drift=fresh), ReferenceRecaller(loc, drift=fresh)
+        new.index.ensure()
+        old.index.ensure()
+        for prompt, files, cmd in prompts(seed):
+            query = Query.build(prompt, files, cmd, root=str(loc.root))
+            for task in ("code-gen", "qa"):
+                rng = random.Random(f"{prompt}{task}")
+                seen = {f"project:l-{rng.randrange(900):04d}" for _ in range(40)}
+                got, _ = new._candidates(query, task, NOW, seen)
+                want, _ = old._candidates(query, task, NOW, seen)
+                assert _fused(got) == _fused(want), (prompt, files, cmd, task)
+                compared += 1
+            result = new.recall(prompt, files=files, cmd=cmd, task_type="code-gen", now=NOW, record=False)
+            expected = old.recall(prompt, files=files, cmd=cmd, task_type="code-gen", now=NOW, record=False)
+            assert [(x.name, x.scope, x.score, x.reasons) for x in result.lessons] == [
+                (x.name, x.scope, x.score, x.reasons) for x in expected.lessons
+            ]
+            returned += len(result.lessons)
+    assert compared == 3 * 40 * 2
+    assert returned > 100
+
+
+def test_scores_and_the_text_only_order_equal_bm25_over_every_posting(
+    libraries: list[tuple[Locations, int]], constants: str
+) -> None:
+    for loc, seed in libraries:
+        idx = LessonIndex(loc)
+        idx.ensure()
+        for prompt, files, cmd in prompts(seed + 100):
+            terms = list(dict.fromkeys(tokenize(prompt) + tokenize(" ".join([*files, cmd or ""]))))
+            postings = idx.postings(terms)
+            want = bm25.score(terms, postings, n_docs=idx.n_docs, avgdl=idx.avgdl)
+            shared: dict[int, int] = {}
+            for term, plist in postings.items():
+                for doc, _, _ in plist:
+                    shared[doc] = shared.get(doc, 0) + (term not in GENERIC)
+            rng = random.Random(prompt)
+            exclude = set(rng.sample(sorted(want), min(len(want), 5)))
+            order = sorted(
+                (d for d in want if d not in exclude and shared[d] >= 2), key=lambda d: (-want[d], d)
+            )
+            search = relevance.TextSearch(idx, terms)
+            assert list(search.ranked(exclude=exclude, min_shared=2, limit=50)) == order[:50]
+            assert list(search.ranked(exclude=exclude, min_shared=2, limit=7)) == order[:7]
+            some = rng.sample(range(1, idx.n_docs + 1), min(idx.n_docs, 30))
+            assert relevance.TextSearch(idx, terms).scores(some) == {d: want[d] for d in some if d in want}
+
+
+def test_reading_grows_with_the_rare_words_not_with_a_word_every_lesson_has(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A word in every lesson ("test") is looked up only for the few lessons that can win."""
+    monkeypatch.setattr(relevance, "SEED_POSTINGS", 64)  # below the libraries' sizes
+    for n in (300, 1200):
+        project = tmp_path / str(n) / "repo" / ".reasonix" / "lessons"
+        project.mkdir(parents=True)
+        for i in range(n):
+            body = f"- test build {'parser date' if i % 150 == 0 else 'other words'} number{i}"
+            meta = {
+                "name": f"l-{i:04d}",
+                "description": "how we test",
+                "fingerprint": [],
+                "captured-at": "2026-01-01",
+            }
+            (project / f"l-{i:04d}.md").write_bytes(render_lesson(Lesson(meta=meta, body=body)))
+        loc = Locations(root=tmp_path / str(n) / "repo", home=tmp_path / str(n) / "home")
+        idx = LessonIndex(loc)
+        idx.ensure()
+        search = relevance.TextSearch(idx, tokenize("add a test for the date parser"))
+        top = list(search.ranked(exclude=set(), min_shared=2, limit=3))
+        rare = {f"l-{i:04d}" for i in range(0, n, 150)}  # equal scores: in id order
+        assert len(top) == min(3, len(rare))
+        assert {info.name for info in idx.docs(top).values()} <= rare
+        # Python-level work: postings scanned, lookups, lessons scored (lists are copied as blobs).
+        read = search.work["scanned"] + search.work["lookups"] + search.work["exact"]
+        assert read < n  # "test" alone has n postings
+        assert read <= 10 * 2 * len(rare)  # a few steps per posting of the rare words
+
+
+def test_a_word_of_one_lesson_does_not_send_the_search_to_every_lesson_with_a_common_word(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The seed budget spent on a word one lesson has leaves one seed: the budget grows to take in
+    the next rarest word, instead of scoring every lesson with "test" (50,000 lessons: 0.9 s)."""
+    monkeypatch.setattr(relevance, "SEED_POSTINGS", 64)
+    n = 2000
+    project = tmp_path / "repo" / ".reasonix" / "lessons"
+    project.mkdir(parents=True)
+    for i in range(n):
+        words = ["test build", "parser" if i % 20 == 0 else "other", "zebra" if i == 7 else "plain"]
+        meta = {
+            "name": f"l-{i:04d}",
+            "description": "how we test",
+            "fingerprint": [],
+            "captured-at": "2026-01-01",
+        }
+        body = f"- {' '.join(words)} number{i}"
+        (project / f"l-{i:04d}.md").write_bytes(render_lesson(Lesson(meta=meta, body=body)))
+    idx = LessonIndex(Locations(root=tmp_path / "repo", home=tmp_path / "home"))
+    idx.ensure()
+    terms = tokenize("zebra parser test build")
+    search = relevance.TextSearch(idx, terms)
+    top = list(search.ranked(exclude=set(), min_shared=2, limit=3))
+    postings = idx.postings(terms)
+    want = bm25.score(terms, postings, n_docs=idx.n_docs, avgdl=idx.avgdl)
+    assert top == sorted(want, key=lambda d: (-want[d], d))[:3]
+    assert search.work["exact"] <= 101  # the parser lessons tie: each may be third
+    assert search.work["scanned"] + search.work["lookups"] < n // 2
+
+
+def test_the_claude_code_hook_answers_as_with_a_full_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, constants: str
+) -> None:
+    """The hook path (UserPromptSubmit and PreToolUse, recording each turn) gives the same context
+    with the pruned search as with the full read, turn after turn on twin copies of a library."""
+    twins = []
+    for side in ("new", "old"):
+        loc = write_library(tmp_path / side / "repo", tmp_path / side / "home", 300, 7)
+        twins.append((loc, {ENV_HOME: str(loc.home)}))
+    answered = 0
+    for turn, (prompt, files, cmd) in enumerate(prompts(7)):
+        payloads: list[dict[str, Any]] = [{"hook_event_name": "UserPromptSubmit", "prompt": prompt}]
+        if files or cmd:
+            tool = {"file_path": files[0]} if files else {"command": cmd}
+            payloads.append({"hook_event_name": "PreToolUse", "tool_input": tool})
+        for payload in payloads:
+            outputs = []
+            for (loc, env), recaller in zip(twins, (Recaller, ReferenceRecaller), strict=True):
+                monkeypatch.setattr(claude_recall, "Recaller", recaller)
+                hook = Hook({**payload, "session_id": f"s{turn % 3}"}, repo=str(loc.root), env=env, now=NOW)
+                handle = claude_recall.on_prompt if "prompt" in payload else claude_recall.on_pre_tool
+                outputs.append(handle(hook))
+            assert outputs[0] == outputs[1], (turn, payload)
+            answered += outputs[0] is not None
+    assert answered > 20
