@@ -9,7 +9,9 @@ dependencies, migrates a database or generates code (`setup_kind`), rewrites cod
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
+from typing import TypeVar
 
 from reasonlessons.sessions.shell import (
     PM_DIR_FLAGS,
@@ -31,6 +33,32 @@ _RUN_ONLY_FLAGS = frozenset(
         "--color", "--no-color", "--colors", "-v", "-vv", "--verbose", "-q", "--quiet", "--timeout",
     }
 )  # fmt: skip
+
+
+_T = TypeVar("_T")
+_MEMO_MAX = 4096
+
+
+def _per_invocation(fn: Callable[[Invocation], _T]) -> Callable[[Invocation], _T]:
+    """`fn` remembered per Invocation object. `parse` and `segments` hand out the same objects for
+    the same command text, and the reducer asks about each successful command several times per
+    call; hashing a frozen dataclass (as `lru_cache` would) costs more than most of these answers.
+    The entry keeps its Invocation alive, so an id is never reused while it is remembered."""
+    memo: dict[int, tuple[Invocation, _T]] = {}
+
+    def remembered(inv: Invocation) -> _T:
+        hit = memo.get(id(inv))
+        if hit is not None and hit[0] is inv:
+            return hit[1]
+        value = fn(inv)
+        if len(memo) >= _MEMO_MAX:
+            memo.clear()
+        memo[id(inv)] = (inv, value)
+        return value
+
+    remembered.__doc__ = fn.__doc__
+    remembered.__name__ = fn.__name__
+    return remembered
 
 
 _CONFIG_FILE = re.compile(r"\.(?:json|jsonc|toml|ya?ml|ini|cfg|conf|exs)$|(?:^|[/_.-])(?:config|settings)\b")
@@ -84,6 +112,7 @@ def _read_args(inv: Invocation) -> tuple[tuple[str, ...], bool]:
     return tuple(kept), chose
 
 
+@_per_invocation
 def command_form(inv: Invocation) -> str:
     """The command as a lesson should recommend it: the words of `base` plus the flags of the run
     (with their values), without the files, test names and seeds that only chose what this one run
@@ -178,6 +207,7 @@ def _script_setup_kind(inv: Invocation) -> str | None:
     return kind
 
 
+@_per_invocation
 def setup_kind(inv: Invocation) -> str | None:
     """`deps`, `migrate` or `codegen` for a command that prepares the project, else None."""
     if inv.category is not None:
@@ -205,6 +235,7 @@ _FIXERS: dict[tuple[str, str | None], tuple[str, ...]] = {
 _FIX_SCRIPTS = frozenset({"format", "fmt", "lint:fix", "format:fix", "fix", "prettier", "style"})
 
 
+@_per_invocation
 def is_fixer(inv: Invocation) -> bool:
     """True for a command that rewrites code to satisfy a check: a formatter, `eslint --fix`."""
     if inv.category is not None and not any(f in inv.argv for f in ("--fix", "--write")):

@@ -54,7 +54,8 @@ class CommitTracker:
 
     @staticmethod
     def is_commit(segments: tuple[Invocation, ...]) -> bool:
-        return any(git_subcommand(inv) == "commit" for inv in segments)
+        # Once per call: git_subcommand only for git.
+        return any(inv.tool == "git" and git_subcommand(inv) == "commit" for inv in segments)
 
     def failed(self, failure: Failure, segments: tuple[Invocation, ...], clock: int) -> bool:
         """Note a failed command; True when it was a commit rejected by a check."""

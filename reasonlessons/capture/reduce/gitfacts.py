@@ -56,6 +56,8 @@ class GitTracker:
                 break
 
     def succeeded(self, call: Call, segments: tuple[Invocation, ...], output: str | None = None) -> None:
+        if self._ignored is None and self._branch is None:
+            return  # nothing waits for a command to get past it: most sessions, most calls
         for inv in segments:
             if inv.tool != "git":
                 continue

@@ -118,11 +118,13 @@ class SessionReducer:
     def __init__(self, agent: str, session_id: str, *, root: str | None = None) -> None:
         self.obs = SessionObservations(agent=agent, session_id=session_id)
         self._root = root
+        self._bases_of: tuple[str | None, tuple[str, ...]] | None = None  # (cwd, bases) once known
         self._pending: OrderedDict[str, Call] = OrderedDict()
         self._running: dict[str, Call] = {}  # commands whose first result said "still running"
         self._edits_of: dict[str, list[Edit]] = {}
         self._moves_of: dict[str, list[Move]] = {}
         self._open: deque[_Open] = deque(maxlen=_OPEN_MAX)
+        self._open_keys: dict[str, int] = {}  # call key -> how many of `_open` failed with it
         self._calls = 0  # results seen: the clock failures and fixes are measured by
         self._recent: deque[tuple[int, str]] = deque(maxlen=8)  # (call number, tool) of recent calls
         self._stats: OrderedDict[str, _Stat] = OrderedDict()
@@ -165,7 +167,10 @@ class SessionReducer:
             self._text(event)
 
     def _bases(self) -> tuple[str, ...]:
-        return tuple(b for b in (self.obs.cwd, self._root) if b)
+        cwd = self.obs.cwd
+        if self._bases_of is None or self._bases_of[0] != cwd:
+            self._bases_of = (cwd, tuple(b for b in (cwd, self._root) if b))
+        return self._bases_of[1]
 
     def _call(self, event: Event) -> None:
         self.obs.tool_calls += 1
@@ -330,7 +335,10 @@ class SessionReducer:
         stat.resolved, stat.last = False, failure
         if len(stat.refs) < 3:
             stat.refs.append(event.raw_ref)
+        if len(self._open) == _OPEN_MAX:
+            self._forget(self._open[0])  # the deque drops it on append
         self._open.append(_Open(failure, self._calls))
+        self._open_keys[call.key] = self._open_keys.get(call.key, 0) + 1
         if call.invocation is not None and call.invocation.category:
             self._verify_ok = False
         return failure
@@ -421,7 +429,10 @@ class SessionReducer:
     def _succeeded(self, call: Call, event: Event) -> None:
         inv = call.invocation
         passed = self._passed(call)
-        keys = {call.key, *(_shell_key(p) for p in passed)}
+        if not passed or len(passed) == 1 and passed[0] is inv:
+            keys = {call.key}  # a shell call's key is its invocation's (_call, _attributed)
+        else:
+            keys = {call.key, *(_shell_key(p) for p in passed)}
         for key in keys:  # not `keys & self._stats.keys()`: that walks all 256 failing calls
             stat = self._stats.get(key)
             if stat is not None:
@@ -432,9 +443,18 @@ class SessionReducer:
         for check in checks:
             self._verification(check, event.raw_ref)
         calls = self._calls
-        bases = {p.base for p in checks if p.category in ("lint", "typecheck")}
+        bases = {p.base for p in checks if p.category in ("lint", "typecheck")} if checks else None
+        open_keys = self._open_keys
         for item in list(reversed(self._open)):
             failure = item.failure
+            if (
+                calls - item.opened_at > _FIX_REACH
+                and not bases
+                and all(key not in open_keys for key in keys)
+            ):
+                # This one and all older ones are past reach, and none failed as this call: only
+                # a same-call failure could still be closed here. Usually 15 of 16 open failures.
+                break
             same = failure.call.key in keys
             if (
                 same
@@ -443,7 +463,7 @@ class SessionReducer:
                 and (failed := failure.call.invocation) is not None
                 and failed.base in bases
             ):
-                self._open.remove(item)
+                self._close(item)
                 if inv is not None and item.edits:
                     self._edit_fix(item, event.raw_ref)
                 elif not same:
@@ -452,12 +472,11 @@ class SessionReducer:
             since = calls - item.opened_at
             if since > _FIX_REACH:
                 continue  # too long ago for a fix of either kind (the pairing windows)
-            if pairing.workdir_fix(failure, call):
-                assert inv is not None
+            if inv is not None and inv.workdir is not None and pairing.workdir_fix(failure, call):
                 self._workdir_fixes.append(
                     WorkdirFix(failure, Step(command_form(inv), inv, event.raw_ref), inv.workdir or "")
                 )
-                self._open.remove(item)
+                self._close(item)
                 self._resolve(failure)
                 break
             if inv is not None:
@@ -469,9 +488,21 @@ class SessionReducer:
                 continue
             else:
                 self._add(ArgsFix(failure, call, event.raw_ref, self._via(item)))
-            self._open.remove(item)
+            self._close(item)
             self._resolve(failure)
             break
+
+    def _close(self, item: _Open) -> None:
+        self._open.remove(item)
+        self._forget(item)
+
+    def _forget(self, item: _Open) -> None:
+        key = item.failure.call.key
+        left = self._open_keys[key] - 1
+        if left:
+            self._open_keys[key] = left
+        else:
+            del self._open_keys[key]
 
     def _via(self, item: _Open) -> tuple[str, ...]:
         """Other tools called between a failure and now (what the agent looked up to fix it)."""

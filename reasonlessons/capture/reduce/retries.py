@@ -37,8 +37,9 @@ _ASSERTION = re.compile(
 
 def subject(call: Call, segments: tuple[Invocation, ...]) -> str:
     """What a retry retries: `git commit` (whatever the message), a command's general form, a tool."""
-    if any(git_subcommand(inv) == "commit" for inv in segments):
-        return "git commit"
+    for inv in segments:  # once per call: a plain loop, git_subcommand only for git
+        if inv.tool == "git" and git_subcommand(inv) == "commit":
+            return "git commit"
     if call.invocation is not None:
         return call.invocation.base
     return call.key
@@ -58,6 +59,9 @@ class LoopTracker:
 
     def __init__(self) -> None:
         self._counts: dict[tuple[str, str], _Count] = {}
+        # The same counts by what was retried: every successful call asks about its own subject,
+        # and walking all 256 counts for it cost more than the rest of the tracker.
+        self._by_subject: dict[str, dict[str, _Count]] = {}
 
     def failed(self, call: Call, failure: Failure, what: str, bypass: tuple[str, ...] = ()) -> None:
         if what != "git commit" and not _counts_for_loops(call, failure):
@@ -65,8 +69,14 @@ class LoopTracker:
         key = (what, failure.sig)
         count = self._counts.pop(key, None) or _Count(failure)
         self._counts[key] = count  # re-inserted: the least recent is dropped first
+        self._by_subject.setdefault(what, {})[failure.sig] = count
         if len(self._counts) > _LOOPS_MAX:
-            self._counts.pop(next(iter(self._counts)))
+            dropped, sig = next(iter(self._counts))
+            del self._counts[dropped, sig]
+            same = self._by_subject[dropped]
+            del same[sig]
+            if not same:
+                del self._by_subject[dropped]
         count.count += 1
         count.resolved = False
         count.bypass.update(bypass)
@@ -76,8 +86,9 @@ class LoopTracker:
             count.refs[-1:] = [failure.ref]  # keep the first two and the latest
 
     def succeeded(self, what: str) -> None:
-        for (subject_, _), count in self._counts.items():
-            if subject_ == what:
+        same = self._by_subject.get(what)
+        if same:
+            for count in same.values():
                 count.resolved = True
 
     def finish(self, covered: set[str]) -> list[Loop]:
@@ -156,6 +167,8 @@ class SuggestionTracker:
             return
 
     def succeeded(self, call: Call, segments: tuple[Invocation, ...], what: str, clock: int) -> None:
+        if not self._open:
+            return  # no suggestion waits: most calls
         for item in list(self._open):
             if clock - item.at > _WINDOW:
                 self._open.remove(item)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from reasonlessons.capture.reduce.observations import Call, Failure, SetupStep, Step
 from reasonlessons.sessions.commands import command_form, setup_kind
@@ -33,6 +34,19 @@ _BEFORE = 30  # calls between the change and the setup command
 _AFTER = 25  # calls between the setup command and the passing check
 _FAILED_BEFORE = 10  # calls between a failed check and the setup command that fixed it
 _RECENT = 16
+
+
+@lru_cache(maxsize=1024)  # an agent edits the same few files again and again
+def _change(path: str) -> tuple[str, str] | None:
+    """(kind, file or directory) of a change that may need a setup step, else None."""
+    name = path.rsplit("/", 1)[-1]
+    if name in MANIFESTS:
+        return "deps", path
+    if (found := _MIGRATION_DIR.match(path)) is not None and not _SCHEMA.search(name):
+        return "migrate", found.group(1) + "/"
+    if _SCHEMA.search(path):
+        return "codegen", path
+    return None
 
 
 @dataclass
@@ -57,16 +71,10 @@ class SetupTracker:
 
     def edited(self, path: str, clock: int) -> None:
         """A file the agent wrote or changed (repository-relative)."""
-        name = path.rsplit("/", 1)[-1]
-        if name in MANIFESTS:
-            self._changes.append((clock, "deps", path))
-        elif (found := _MIGRATION_DIR.match(path)) is not None and not _SCHEMA.search(name):
-            self._changes.append((clock, "migrate", found.group(1) + "/"))
-        elif _SCHEMA.search(path):
-            self._changes.append((clock, "codegen", path))
-        else:
-            return
-        del self._changes[:-_RECENT]
+        change = _change(path)
+        if change is not None:
+            self._changes.append((clock, *change))
+            del self._changes[:-_RECENT]
 
     def failed(self, failure: Failure, segments: tuple[Invocation, ...], clock: int) -> None:
         if any(inv.category in ("test", "build") for inv in segments):
@@ -78,7 +86,8 @@ class SetupTracker:
             if kind is not None:
                 self._setup(kind, Step(command_form(inv), inv, call.ref), clock)
             elif inv.category == "test":
-                self._checked(Step(command_form(inv), inv, call.ref), clock)
+                if self._pending:  # else no setup step waits for a passing check
+                    self._checked(Step(command_form(inv), inv, call.ref), clock)
                 self._failed = None  # the tests pass again: that failure is not what comes next
 
     def _setup(self, kind: str, step: Step, clock: int) -> None:

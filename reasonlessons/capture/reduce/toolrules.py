@@ -147,6 +147,8 @@ class ToolRuleTracker:
 
     def worked(self, tool: str) -> None:
         """The tool worked: every rule it was refused by is now shown."""
+        if not self._open:
+            return  # no refusal waits: most calls of every session
         for rule, ref, detail in [o for o in self._open if tool in o[0].tools or tool.lower() in o[0].also]:
             self._open.remove((rule, ref, detail))
             old = self._seen.get(rule.id)

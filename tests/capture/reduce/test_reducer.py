@@ -248,3 +248,41 @@ def test_a_coded_error_whose_output_proposes_the_fix_fixed_by_an_edit_is_an_edit
     (fix,) = _only(reducer.finish().items, EditFix)
     assert isinstance(fix, EditFix)
     assert fix.edits[0].path == "src/main.rs"
+
+
+def test_a_success_closes_its_own_failure_far_back_and_forgets_the_evicted_ones() -> None:
+    """Past the fix windows only a failure of the same call closes: found among 16 open ones."""
+    reducer = SessionReducer("test", "s")
+    seq = 0
+
+    def shell(command: str, failed: bool) -> None:
+        nonlocal seq
+        reducer.feed(
+            _event(seq, "tool_call", tool_name="shell", tool_args={"command": command}, call_id=str(seq))
+        )
+        reducer.feed(
+            _event(
+                seq + 1,
+                "tool_result",
+                tool_name="shell",
+                call_id=str(seq),
+                is_error=failed,
+                exit_code=1 if failed else 0,
+                text="boom" if failed else "ok",
+            )
+        )
+        seq += 2
+
+    shell("make lint", True)  # the oldest open failure: evicted below
+    shell("npm run build", True)
+    for n in range(15):
+        shell(f"cat missing{n}.txt", True)
+    for n in range(20):
+        shell(f"echo {n}", False)  # far past every fix window
+    expected = ["shell:npm run build", *(f"shell:cat missing{n}.txt" for n in range(15))]
+    assert sorted(reducer._open_keys) == sorted(expected)
+    assert "shell:make lint" not in reducer._open_keys
+    shell("npm run build", False)
+    assert "shell:npm run build" not in reducer._open_keys
+    assert len(reducer._open) == 15 == sum(reducer._open_keys.values())
+    assert reducer._stats["shell:npm run build"].resolved

@@ -272,3 +272,19 @@ def test_no_network_and_failing_assertions_are_no_loops() -> None:
     build = "error: could not compile `r` due to 1 previous error"
     (loop,) = fail_three_times("cargo build", build, build)  # still a loop
     assert loop.count == 3
+
+
+def test_loops_are_resolved_by_subject_after_older_counts_were_dropped() -> None:
+    from reasonlessons.capture.reduce import retries
+    from reasonlessons.capture.reduce.observations import Call, Failure
+
+    tracker = retries.LoopTracker()
+    for n in range(retries._LOOPS_MAX + 3):  # the three oldest counts are dropped
+        call = Call(n, "mcp_tool", f"mcp_tool:{n}", f"s.jsonl:{n}")
+        tracker.failed(call, Failure(call, f"sig {n % 2}", call.ref, "no"), f"subject {n}")
+    assert len(tracker._counts) == retries._LOOPS_MAX == len(tracker._by_subject)
+    assert "subject 0" not in tracker._by_subject
+    tracker.succeeded("subject 0")  # dropped: nothing to resolve, no error
+    tracker.succeeded("subject 5")
+    resolved = [what for (what, _), count in tracker._counts.items() if count.resolved]
+    assert resolved == ["subject 5"]
