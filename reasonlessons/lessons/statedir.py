@@ -14,10 +14,8 @@ paths (`stale`, the Claude Code hook) call it before importing anything else.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
-import subprocess
 
 REASONIX_DIR = ".reasonix"  # the same names as reasonlessons.constants, kept import-free here
 STATE_DIR = "state"
@@ -28,6 +26,8 @@ _TRACKED_PREFIX = f"{REASONIX_DIR}/{STATE_DIR}/".encode()
 
 def repo_key(root: str) -> str:
     """A per-repository folder name: the checkout's folder name and a digest of its real path."""
+    import hashlib  # here, not at the top: every turn imports this module, few need a key
+
     real = os.path.realpath(root)
     name = "".join(c if c.isalnum() or c in "-_." else "-" for c in os.path.basename(real))[:40] or "root"
     return f"{name}-{hashlib.sha256(real.encode('utf-8', 'surrogateescape')).hexdigest()[:20]}"
@@ -102,6 +102,8 @@ def _tracked(index: str, root: str) -> bool:
         return False
     if data[:4] == b"DIRC" and int.from_bytes(data[4:8], "big") in (2, 3):
         return _TRACKED_PREFIX in data  # also a nested repository's state: then not trusting ours is safe
+    import subprocess  # only for index version 4; importing it costs every turn ~6 ms
+
     try:
         out = subprocess.run(
             ["git", "ls-files", "-z", "--", f"{REASONIX_DIR}/{STATE_DIR}"],

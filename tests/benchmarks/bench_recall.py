@@ -222,6 +222,9 @@ def main() -> int:
         base = [str(script)] if script.exists() else [sys.executable, "-m", "reasonlessons"]
         recall = [*base, "recall", PROMPT, "--file", FILE]
         state = root / ".reasonix" / "state"
+        # A plain `recall` never creates the state folder (reading never writes); an agent's first
+        # hook or capture does, and the index is kept there from then on: measure that steady state.
+        state.mkdir(parents=True, exist_ok=True)
         for name in ("recall-index.sqlite", "fingerprint-cache.marshal"):
             (state / name).unlink(missing_ok=True)
         started = time.perf_counter()
