@@ -23,10 +23,6 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from reasonlessons import integrations, lessons
-from reasonlessons.constants import (
-    DEFAULT_HOME_DIRNAME,
-    ENV_HOME,
-)
 from reasonlessons.errors import UsageError
 
 if TYPE_CHECKING:
@@ -126,13 +122,8 @@ class Hook:
 
     @property
     def state_dir(self) -> str:
-        value = self.env.get(ENV_HOME)
-        home = (
-            os.path.expanduser(value)
-            if value
-            else os.path.join(self.home or os.path.expanduser("~"), DEFAULT_HOME_DIRNAME)
-        )
-        return lessons.statedir.resolve(self.root, home)
+        statedir = lessons.statedir
+        return statedir.resolve(self.root, statedir.reasonix_home(self.env, self.home))
 
 
 def context(event: str, text: str) -> dict[str, Any]:

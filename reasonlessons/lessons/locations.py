@@ -13,8 +13,6 @@ from pathlib import Path
 
 from reasonlessons.constants import (
     CANDIDATES_DIR,
-    DEFAULT_HOME_DIRNAME,
-    ENV_HOME,
     LESSONS_DIR,
     REASONIX_DIR,
     SCOPE_CANDIDATE,
@@ -47,8 +45,7 @@ def find_root(repo: Path | None, cwd: Path) -> Path:
 
 def reasonix_home(env: Mapping[str, str], home: Path) -> Path:
     """`$REASONIX_HOME`, defaulting to `~/.reasonix`."""
-    value = env.get(ENV_HOME)
-    return Path(value).expanduser() if value else home / DEFAULT_HOME_DIRNAME
+    return Path(statedir.reasonix_home(env, str(home)))
 
 
 @dataclass(frozen=True)

@@ -16,12 +16,23 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Mapping
 
 REASONIX_DIR = ".reasonix"  # the same names as reasonlessons.constants, kept import-free here
+ENV_HOME = "REASONIX_HOME"
+DEFAULT_HOME_DIRNAME = ".reasonix"
 STATE_DIR = "state"
 PROJECTS_DIR = "projects"
 CACHE_FILE = "state-location.json"
 _TRACKED_PREFIX = f"{REASONIX_DIR}/{STATE_DIR}/".encode()
+
+
+def reasonix_home(env: Mapping[str, str], user_home: str | None = None) -> str:
+    """`$REASONIX_HOME`, defaulting to `<user_home or ~>/.reasonix` (Locations wraps it in a Path)."""
+    value = env.get(ENV_HOME)
+    if value:
+        return os.path.expanduser(value)
+    return os.path.join(user_home or os.path.expanduser("~"), DEFAULT_HOME_DIRNAME)
 
 
 def repo_key(root: str) -> str:

@@ -3,6 +3,7 @@ leaves its scope's root through a symlink, and a state folder that arrived by gi
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -11,7 +12,7 @@ import pytest
 
 from reasonlessons.errors import UnsafeLocationError
 from reasonlessons.lessons import statedir
-from reasonlessons.lessons.locations import Locations
+from reasonlessons.lessons.locations import Locations, reasonix_home
 from tests.invoke import Invoke
 from tests.paths import RESOURCES
 from tests.repos import git
@@ -140,3 +141,13 @@ def test_the_tracked_check_reads_the_index_once_per_change(
     for _ in range(3):
         statedir.resolve(str(repo), home)
     assert len(reads) == 1
+
+
+def test_reasonix_home_is_the_variable_when_set_else_dot_reasonix_in_the_user_home(tmp_path: Path) -> None:
+    # One answer for the Path world (Locations) and the str world (hook and stale fast paths).
+    assert statedir.reasonix_home({"REASONIX_HOME": "~/elsewhere"}, str(tmp_path)) == os.path.expanduser(
+        "~/elsewhere"
+    )
+    assert statedir.reasonix_home({}, str(tmp_path)) == str(tmp_path / ".reasonix")
+    assert statedir.reasonix_home({"REASONIX_HOME": ""}, str(tmp_path)) == str(tmp_path / ".reasonix")
+    assert reasonix_home({}, tmp_path) == tmp_path / ".reasonix"

@@ -15,8 +15,6 @@ from typing import TYPE_CHECKING, Any
 
 from reasonlessons.cli.fast.options import FLAG, JSON, REPO, Option, quick_parse
 from reasonlessons.constants import (
-    DEFAULT_HOME_DIRNAME,
-    ENV_HOME,
     EXIT_OK,
     EXIT_STALE,
     LESSONS_DIR,
@@ -89,12 +87,11 @@ def _locate(repo: RepoArg) -> tuple[str, str, str] | None:
                 root = here
                 break
             root = parent
-    home = os.environ.get(ENV_HOME)
-    base = os.path.expanduser(home) if home else os.path.join(os.path.expanduser("~"), DEFAULT_HOME_DIRNAME)
     if not os.path.isdir(os.path.join(root, REASONIX_DIR, STATE_DIR)):
         return None  # nothing stored (or not a repository at all: the full path says so)
     from reasonlessons.lessons import statedir  # stdlib only: as Locations.state_dir decides
 
+    base = statedir.reasonix_home(os.environ)
     state = statedir.resolve(root, os.path.normpath(base))
     return state, root, os.path.join(os.path.normpath(base), LESSONS_DIR)
 
