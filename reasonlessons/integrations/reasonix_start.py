@@ -34,7 +34,6 @@ from reasonlessons.recall.counters import Counters, lesson_key
 from reasonlessons.recall.rank import estimate_tokens
 from reasonlessons.recall.render import one_line
 from reasonlessons.store import counts as outcome_counts
-from reasonlessons.store.confidence import prior_of
 from reasonlessons.store.counts import Record
 from reasonlessons.store.project import Project
 
@@ -150,7 +149,7 @@ def _order(lesson: Lesson, counts: dict[str, Record]) -> tuple[int, int, float, 
     return (
         tier,
         0 if lesson.scope == SCOPE_PROJECT else 1,
-        -record.confidence(prior_of(lesson.meta)),
+        -record.confidence_of(lesson.meta),
         -verified,
         lesson.name,
     )

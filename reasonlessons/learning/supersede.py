@@ -152,7 +152,7 @@ def promote_auto(project: Project, after: dt.timedelta) -> list[Promotion]:
 
     def archived(lesson: Lesson) -> bool:
         record = records.get(f"{lesson.scope}:{lesson.name}") or Record()
-        return confidence.archived(record.confidence(confidence.prior_of(lesson.meta)), floor)
+        return confidence.archived(record.confidence_of(lesson.meta), floor)
 
     due = [
         lesson

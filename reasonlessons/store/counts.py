@@ -11,6 +11,7 @@ NamedTuple to build, because recall imports it every turn. A damaged document re
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -46,6 +47,10 @@ class Record(NamedTuple):
     def confidence(self, prior: float) -> float:
         start = prior if self.base is None else max(prior, self.base)
         return conf.confidence(start, self.confirmed, self.soft, self.direct)
+
+    def confidence_of(self, meta: Mapping[str, object]) -> float:
+        """The confidence of the lesson whose frontmatter is `meta`: its stated prior, then these counts."""
+        return self.confidence(conf.prior_of(meta))
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"confirmed": self.confirmed, "soft": self.soft, "direct": self.direct}

@@ -167,7 +167,7 @@ class Project:
     ) -> Entry:
         key = f"{lesson.scope}:{lesson.name}"
         record = records.get(key) or Record()
-        value = record.confidence(confidence.prior_of(lesson.meta))
+        value = record.confidence_of(lesson.meta)
         floor = self.config.archive_floor
         archived = confidence.archived(value, floor)
         status = status_of(

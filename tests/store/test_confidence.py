@@ -16,6 +16,7 @@ from reasonlessons.store.confidence import (
     prior_of,
     ranking,
 )
+from reasonlessons.store.counts import Record
 
 FLOOR = 0.3
 
@@ -61,3 +62,10 @@ def test_the_prior_is_the_confidence_the_file_states() -> None:
     assert prior_of({"interop": {"aip11": {"confidence": 0.4}}}) == 0.4
     assert prior_of({"confidence": 7}) == DEFAULT_PRIOR
     assert prior_of({"confidence": True}) == DEFAULT_PRIOR
+
+
+def test_a_records_confidence_of_a_lesson_starts_from_the_prior_its_file_states() -> None:
+    assert Record().confidence_of({"confidence": 0.9}) == Record().confidence(0.9)
+    assert Record().confidence_of({}) == Record().confidence(DEFAULT_PRIOR)
+    contradicted = Record(direct=1)
+    assert contradicted.confidence_of({"confidence": 0.9}) < Record().confidence_of({"confidence": 0.9})
