@@ -17,10 +17,11 @@ from typing import Any
 
 import pytest
 
+from reasonlessons.constants import ENV_HOME
 from reasonlessons.integrations import claude_recall
 from reasonlessons.integrations.claude_hook import Hook
 from reasonlessons.lessons.file import render_lesson
-from reasonlessons.lessons.locations import ENV_HOME, Locations
+from reasonlessons.lessons.locations import Locations
 from reasonlessons.lessons.model import Lesson
 from reasonlessons.recall import bm25, rank, relevance
 from reasonlessons.recall.api import Recaller
