@@ -9,6 +9,7 @@ from pathlib import Path
 
 from reasonlessons import capture
 from reasonlessons.capture import sources
+from reasonlessons.lessons.locations import Locations, reasonix_home
 from reasonlessons.replay import timeline
 from reasonlessons.replay.learn import Learner
 from reasonlessons.replay.report import ReplayReport
@@ -36,14 +37,16 @@ def replay(
     written."""
     report = ReplayReport(str(root))
     chosen = None if agent == "auto" else capture.adapters.get(agent)
+    env = os.environ if env is None else env
     if paths:
         found = sources.explicit(paths, chosen, lambda what, why: report.skipped.append((what, why)))
         logs = [(ref.path, adapter) for ref, adapter in found]
     else:
-        refs = sources.discovered(root, agent, env=os.environ if env is None else env, home=home)
+        refs = sources.discovered(root, agent, env=env, home=home)
         logs = [(ref.path, capture.adapters.get(ref.agent)) for ref in refs]
     order = timeline.spots(logs, report.skipped)
-    with scratch_project(root, scratch) as project:
+    real = Locations(root=root, home=reasonix_home(env, home or Path.home()))
+    with scratch_project(root, scratch, settings_of=real) as project:
         learner = Learner(project)
         for done, spot in enumerate(order, start=1):
             events = timeline.events(spot)

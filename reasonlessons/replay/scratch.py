@@ -2,7 +2,9 @@
 
 The repository's own `.reasonix/` and `$REASONIX_HOME` are never opened for writing: lessons, state
 and the global scope all live in the scratch folder, while the repository itself is only read (its
-files are the facts lessons are fingerprinted against).
+files are the facts lessons are fingerprinted against). The recall settings the product would use
+there, the global and the repository's `config.toml`, are copied in: a replay with the default
+budget or top-k would not show what the user's own settings inject and miss.
 """
 
 from __future__ import annotations
@@ -15,11 +17,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from reasonlessons.constants import LESSONS_DIR, STATE_DIR
+from reasonlessons.constants import CONFIG_FILE, LESSONS_DIR, STATE_DIR
 from reasonlessons.errors import UnsafeLocationError
 from reasonlessons.lessons import statedir
 from reasonlessons.lessons.locations import Locations
 from reasonlessons.store.project import Project
+from reasonlessons.support.atomic import write_atomic
 
 
 @dataclass(frozen=True)
@@ -47,11 +50,26 @@ class ScratchLocations(Locations):
 
 
 @contextmanager
-def scratch_project(root: Path, folder: Path | None = None) -> Iterator[Project]:
+def scratch_project(
+    root: Path, folder: Path | None = None, *, settings_of: Locations | None = None
+) -> Iterator[Project]:
     """A Project of `root` whose lessons and state live in a new temporary folder (inside `folder`
-    when given), removed afterwards."""
+    when given), removed afterwards; with the config files of `settings_of` (the real places)."""
     place = Path(tempfile.mkdtemp(prefix="reasonlessons-replay-", dir=folder))
     try:
-        yield Project(ScratchLocations(root=root, home=place / "home", scratch=place))
+        loc = ScratchLocations(root=root, home=place / "home", scratch=place)
+        if settings_of is not None:
+            _copy_settings(settings_of, loc)
+        yield Project(loc)
     finally:
         shutil.rmtree(place, ignore_errors=True)
+
+
+def _copy_settings(real: Locations, scratch: ScratchLocations) -> None:
+    for source, target in ((real.global_dir, scratch.global_dir), (real.project_dir, scratch.project_dir)):
+        try:
+            data = (source / CONFIG_FILE).read_bytes()
+        except OSError:
+            continue  # the usual case: no file, the defaults stand
+        target.mkdir(parents=True, exist_ok=True)
+        write_atomic(target / CONFIG_FILE, data, durable=False)

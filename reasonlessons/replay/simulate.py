@@ -310,6 +310,11 @@ def _why(recaller: Recaller, name: str, failure: _Failure, now: dt.datetime) -> 
         )
         if any(lesson.name == name for lesson in roomy.lessons):
             return "budget"
+        # Recall stops before opening the index when the settings serve no lessons to the turn's
+        # task type: the triggers are matched all the same, on an index opened here.
+        recaller.index.ensure()
+        if recaller.index.empty:
+            continue
         query = Query.build(prompt, turn_files, turn_cmd, root=str(recaller.loc.root))
         specificity, _ = match_triggers(recaller.index, query, now=now.timestamp())
         matched = matched or any(info.name == name for info in recaller.index.docs(specificity).values())

@@ -9,9 +9,13 @@ processes hits both alike:
 1. each adapter's `read_session` over its file, in this process: MB per second of wall time and
    of this process's CPU time (steadier than the wall clock when other jobs share the cores);
 2. the peak RSS of a child process reading the history through the adapter, and of
-   `reasonlessons capture --agent aider --json` on it (the whole pipeline, private HOME).
+   `reasonlessons capture --agent aider --json` on it (the whole pipeline, private HOME);
+3. instead, with `--instructions MB` (valgrind installed): the instructions each adapter's read
+   executes per MB, under callgrind, on files of MB megabytes built the same way, a count that load
+   from other processes does not change (a child reading the file, less a child that only imports
+   the adapter; PYTHONHASHSEED fixed).
 
-    python tests/benchmarks/bench_aider.py [--mb 50] [--rounds 3] [--keep DIR]
+    python tests/benchmarks/bench_aider.py [--mb 50] [--rounds 3] [--keep DIR] [--instructions 2]
 
 Targets (docs/benchmarks.md): peak RSS < 200 MB; Aider MB/s within 2x of Claude Code's.
 """
@@ -41,6 +45,15 @@ from pathlib import Path
 from reasonlessons.sessions.adapters import aider
 from reasonlessons.sessions.events import ReadStats
 print(sum(1 for _ in aider.read_session(Path(sys.argv[1]), stats=ReadStats())))
+"""
+# argv: adapter module, file, and "read" to read it (else only the imports, the baseline)
+COUNTED = """
+import importlib, sys
+from pathlib import Path
+from reasonlessons.sessions.events import ReadStats
+adapter = importlib.import_module("reasonlessons.sessions.adapters." + sys.argv[1])
+if sys.argv[3:] == ["read"]:
+    sum(1 for _ in adapter.read_session(Path(sys.argv[2]), stats=ReadStats()))
 """
 
 
@@ -91,15 +104,49 @@ def peak_rss(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
     return usage.ru_maxrss / 1024, time.perf_counter() - start
 
 
+def _collected(argv: list[str]) -> int:
+    """Instructions callgrind counted for a child Python running `argv`."""
+    env = dict(os.environ, PYTHONHASHSEED="0")
+    done = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, *argv],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return int(done.stderr.rsplit("Collected : ", 1)[1].split()[0])
+
+
+def instructions(folder: Path, mb: float) -> None:
+    """Instructions per MB of each adapter's read, on files of `mb` megabytes (callgrind)."""
+    if shutil.which("valgrind") is None:
+        raise SystemExit("--instructions needs valgrind")
+    small = folder / "instructions"
+    small.mkdir(exist_ok=True)
+    history, transcript = build(small, int(mb * 1e6))
+    per_mb = {}
+    for name, path in (("aider", history), ("claude_code", transcript)):
+        base = _collected(["-c", COUNTED, name, str(path)])
+        read = _collected(["-c", COUNTED, name, str(path), "read"])
+        per_mb[name] = (read - base) / (path.stat().st_size / 1e6)
+        size = path.stat().st_size / 1e6
+        print(f"{name:12} {size:5.1f} MB {per_mb[name] / 1e6:7.1f} M instructions per MB")
+    print(f"ratio aider / claude-code in instructions: {per_mb['aider'] / per_mb['claude_code']:.2f}x per MB")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mb", type=float, default=50.0)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--keep", type=Path, help="build the files here and keep them")
+    parser.add_argument("--instructions", type=float, metavar="MB", help="count instructions (callgrind)")
     args = parser.parse_args()
     folder = args.keep or Path(tempfile.mkdtemp(prefix="bench-aider-"))
     folder.mkdir(parents=True, exist_ok=True)
     try:
+        if args.instructions:
+            instructions(folder, args.instructions)
+            return
         history, transcript = build(folder, int(args.mb * 1e6))
         home = folder / "home"
         home.mkdir(exist_ok=True)
