@@ -26,11 +26,12 @@ from typing import TYPE_CHECKING, Any
 
 # Loaded on first use: a capture whose logs did not change loads no log adapter (`adapters` is
 # reasonlessons.sessions.adapters, which the sessions package cannot offer: the adapters build on it),
-# and reads, gates and applies nothing, and starts no pool.
-__all__ = ["adapters", "apply", "gates", "notices", "pool", "writs"]
+# and reads, gates and applies nothing, and starts no pool: none of the reading and extracting code
+# is imported.
+__all__ = ["adapters", "apply", "gates", "notices", "pool", "reading", "writs"]
 
 if TYPE_CHECKING:
-    from reasonlessons.capture import apply, gates, notices, pool, writs
+    from reasonlessons.capture import apply, gates, notices, pool, reading, writs
     from reasonlessons.sessions import adapters
 
 

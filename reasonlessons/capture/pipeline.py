@@ -19,7 +19,6 @@ import reasonlessons.capture
 from reasonlessons import sessions
 from reasonlessons.capture import sources
 from reasonlessons.capture.checkpoint import Checkpoints, FileCheckpoint, Identity, Plan, plan
-from reasonlessons.capture.reading import READ_ERRORS, FileRead, ReadJob, SessionRead, read_sessions
 from reasonlessons.capture.report import CaptureReport, Item, Progress, ProgressCallback
 from reasonlessons.sessions.events import SessionRef
 from reasonlessons.store import config
@@ -28,6 +27,7 @@ from reasonlessons.support.atomic import locked
 if TYPE_CHECKING:
     from reasonlessons.capture.apply import CandidateMaker, Extractor
     from reasonlessons.capture.pool import ReadAhead
+    from reasonlessons.capture.reading import FileRead, ReadJob, SessionRead
     from reasonlessons.sessions.adapters import Adapter
     from reasonlessons.store.project import Project
 
@@ -184,7 +184,7 @@ class _Run:
     def _job(self, log: _Log) -> ReadJob:
         start = log.plan
         assert start is not None
-        return ReadJob(
+        return reasonlessons.capture.reading.ReadJob(
             log.ref.path,
             log.adapter.name,
             start.offset,
@@ -234,10 +234,11 @@ class _Run:
             return
         job = self._job(log)
         captured = dict(job.captured)
+        reading = reasonlessons.capture.reading
         if read is None:
-            read = FileRead()
+            read = reading.FileRead()
             facts = self.maker.facts if job.extract else None
-            sessions = read_sessions(job, read, lambda done: self._tick(path, done), facts)
+            sessions = reading.read_sessions(job, read, lambda done: self._tick(path, done), facts)
         else:
             sessions = iter(read.sessions)
         held: SessionRead | None = None  # the last session: whether it ended is known at the end
@@ -246,7 +247,7 @@ class _Run:
                 if held is not None:
                     self.maker.session(held, captured, complete=True)
                 held = session
-        except READ_ERRORS as exc:
+        except reading.READ_ERRORS as exc:
             read.failed = str(exc)
         stats = read.stats
         self.report.damage.update(stats.skipped)
@@ -283,5 +284,5 @@ class _Run:
     def _complete(self, log: _Log) -> bool:
         try:
             return log.adapter.describe(log.ref.path, now=self.now, idle_seconds=self.idle).complete
-        except READ_ERRORS:
+        except reasonlessons.capture.reading.READ_ERRORS:
             return False

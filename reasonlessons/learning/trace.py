@@ -76,21 +76,26 @@ class SessionTrace:
 
     def feed(self, event: Event) -> None:
         """Take one event (in `seq` order)."""
+        # Once per event of every log: comparisons rather than min/max calls.
+        seq, ts, kind = event.seq, event.ts, event.kind
         if self.first_seq < 0:
-            self.first_seq = event.seq
-        self.last_seq = max(self.last_seq, event.seq)
-        if event.cwd and self.cwd is None:
+            self.first_seq = seq
+        if seq > self.last_seq:
+            self.last_seq = seq
+        if self.cwd is None and event.cwd:
             self.cwd = event.cwd
-        if event.ts is not None:
-            self.started = event.ts if self.started is None else min(self.started, event.ts)
-            self.ended = event.ts if self.ended is None else max(self.ended, event.ts)
-        if event.kind == "tool_call":
+        if ts is not None:
+            if self.started is None or ts < self.started:
+                self.started = ts
+            if self.ended is None or ts > self.ended:
+                self.ended = ts
+        if kind == "tool_call":
             self._call(event)
-        elif event.kind == "tool_result":
+        elif kind == "tool_result":
             self._result(event)
-        elif event.kind == "usage" and event.tokens is not None:
+        elif kind == "usage" and event.tokens is not None:
             self._usage(event)
-        elif event.kind == "text" and event.role == "user" and event.text:
+        elif kind == "text" and event.role == "user" and event.text:
             if self._prompts < MAX_PROMPTS:
                 self._prompts += 1
                 self._add_terms(event.text)

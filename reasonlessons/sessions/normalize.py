@@ -53,11 +53,13 @@ def command_string(command: object) -> str | None:
 
 def tool_args(name: str | None, args: object) -> dict[str, Any] | None:
     """Arguments as a dict (parsing a JSON string); shell calls always get a string 'command'."""
+    fresh = False
     if isinstance(args, str):
-        args = parse_json(args) if args.strip() else {}
+        args, fresh = parse_json(args) if args.strip() else {}, True
     if not isinstance(args, dict):
         return None
-    result: dict[str, Any] = {str(key): value for key, value in args.items()}
+    # A dict parsed here is ours, with string keys (JSON's): only one from the record is copied.
+    result: dict[str, Any] = args if fresh else {str(key): value for key, value in args.items()}
     if name == "shell":
         command = command_string(result.get("command", result.get("cmd")))
         if command is not None:

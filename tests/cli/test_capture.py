@@ -1,6 +1,10 @@
 from __future__ import annotations
 
+import json
+import os
 import shutil
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -8,7 +12,7 @@ import pytest
 
 from tests.capturesupport import copy_v1_logs
 from tests.invoke import Invoke
-from tests.paths import RESOURCES
+from tests.paths import REPO_ROOT, RESOURCES
 
 
 def test_capture_json_document(cli_invoke: Invoke, make_repo: Callable[[str], Path], tmp_path: Path) -> None:
@@ -158,3 +162,32 @@ def test_a_named_log_that_cannot_be_read_is_an_error(
         log.chmod(0o644)
     assert str(log) in result.stderr
     assert "permission denied" in result.stderr
+
+
+def test_a_rerun_on_unchanged_logs_loads_neither_the_readers_nor_the_secret_scanner(
+    make_repo: Callable[[str], Path], tmp_path: Path
+) -> None:
+    """The re-run after every session end must cost little more than starting Python: its report
+    is counts only, so nothing reads, extracts or scans (docs/benchmarks.md#capture)."""
+    repo = make_repo("capture-node")
+    logs = copy_v1_logs(tmp_path / "logs", "vitest-not-found", "short")
+    for log in tmp_path.joinpath("logs").iterdir():
+        os.utime(log, (1_700_000_000, 1_700_000_000))  # ended long ago: nothing is left pending
+    home = tmp_path / "home"
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT), "HOME": str(home), "REASONIX_HOME": str(home / ".rx")}
+    command = [sys.executable, "-X", "importtime", "-m", "reasonlessons", "capture", "--repo", str(repo)]
+    command += ["--json", *map(str, logs)]
+    runs = [subprocess.run(command, env=env, capture_output=True, text=True, check=False) for _ in range(2)]
+    imported = [
+        {line.rsplit("|", 1)[-1].strip() for line in run.stderr.splitlines() if "import time:" in line}
+        for run in runs
+    ]
+    assert [run.returncode for run in runs] == [0, 0], runs[1].stderr
+    assert json.loads(runs[0].stdout)["sessions"] == 2
+    assert "reasonlessons.capture.reading" in imported[0]  # the first run reads: the check can fail
+    assert json.loads(runs[1].stdout)["unchanged_files"] == 2
+    assert not imported[1] & {
+        "reasonlessons.capture.reading",
+        "reasonlessons.safety.redact",
+        "detect_secrets",
+    }

@@ -105,7 +105,6 @@ def run(
             project, logs or None, agent=agent, progress=follow, extractor=extract_with, jobs=jobs
         )
     if as_json:
-        from reasonlessons.safety.redact import redact_value
         from reasonlessons.safety.terminal import json_bytes
         from reasonlessons.support import jsonio
 
@@ -115,7 +114,10 @@ def run(
             doc["dropped"] = [
                 {"name": i.name, "session": i.session, "reason": i.reason} for i in report.dropped
             ]
-        doc = redact_value(doc, derived=True)[0]
+        if _quotes_anything(doc):
+            from reasonlessons.safety.redact import redact_value
+
+            doc = redact_value(doc, derived=True)[0]
         sys.stdout.flush()
         sys.stdout.buffer.write(json_bytes(jsonio.dumps(doc, indent=True)))
     else:
@@ -130,6 +132,20 @@ def run(
             "Check the path, or leave it out"
         )
     return EXIT_OK
+
+
+def _quotes_anything(doc: dict[str, object]) -> bool:
+    """Whether the document holds any text besides its own keys. A re-run on unchanged logs says
+    only counts: redacting them would load the secret scanner, several times the cost of the run."""
+
+    def text(value: object) -> bool:
+        if isinstance(value, dict):
+            return bool(value)  # its keys come from logs too (`warnings`)
+        if isinstance(value, list):
+            return any(text(item) for item in value)
+        return isinstance(value, str)
+
+    return any(text(value) for value in doc.values())
 
 
 def _summary(report: CaptureReport, *, explain: bool = False) -> None:

@@ -38,12 +38,14 @@ def reasonix_result(output: str, ok: bool | None) -> ToolOutcome:
 
 def v1_tokens(usage: dict[str, Any]) -> Tokens:
     """RawUsage (`prompt_cache_miss_tokens`, …) as Tokens (docs/log-formats.md#tokens)."""
-    hit = as_int(usage.get("prompt_cache_hit_tokens"))
+    # Counts are plain ints in every log seen: `as_int` only for anything else (once per model call).
+    hit, out = usage.get("prompt_cache_hit_tokens"), usage.get("completion_tokens")
+    hit = hit if hit.__class__ is int else as_int(hit)
     if "prompt_cache_miss_tokens" in usage:
         miss = as_int(usage.get("prompt_cache_miss_tokens"))
     else:
         miss = max(0, as_int(usage.get("prompt_tokens")) - hit)
-    return new_tokens(miss, as_int(usage.get("completion_tokens")), hit, 0)
+    return new_tokens(miss, out if out.__class__ is int else as_int(out), hit, 0)
 
 
 def prefix_counts(path: Path, end: int, needles: tuple[bytes, ...]) -> tuple[int, list[int]]:

@@ -127,10 +127,16 @@ class _Reader:
             return _NONE
         if kind == "progress":
             return self._progress(obj, ref)
-        out.session_id = str_field(obj, "sessionId") or out.session_id
+        # Inlined `str_field(...) or ...`: this runs once per line of every transcript.
+        value = obj.get("sessionId")
+        if isinstance(value, str) and value:
+            out.session_id = value
         if not self.nested:
-            out.cwd = str_field(obj, "cwd") or out.cwd
-        ts = parse_ts(obj.get("timestamp"))
+            value = obj.get("cwd")
+            if isinstance(value, str) and value:
+                out.cwd = value
+        stamp = obj.get("timestamp")
+        ts = parse_ts(stamp) if stamp is not None else None
         if kind == "summary":
             return [out.emit(ref, "system", "meta", text=str_field(obj, "summary"))]
         message = obj.get("message")
@@ -401,11 +407,14 @@ def _response_key(obj: dict[str, Any], message: dict[str, Any]) -> str | None:
 
 
 def _tokens(usage: dict[str, Any]) -> Tokens:
+    # Counts are plain ints in every transcript seen: `as_int` only for anything else.
+    tin, out = usage.get("input_tokens"), usage.get("output_tokens")
+    read, write = usage.get("cache_read_input_tokens"), usage.get("cache_creation_input_tokens")
     return new_tokens(
-        as_int(usage.get("input_tokens")),
-        as_int(usage.get("output_tokens")),
-        as_int(usage.get("cache_read_input_tokens")),
-        as_int(usage.get("cache_creation_input_tokens")),
+        tin if tin.__class__ is int else as_int(tin),
+        out if out.__class__ is int else as_int(out),
+        read if read.__class__ is int else as_int(read),
+        write if write.__class__ is int else as_int(write),
     )
 
 
