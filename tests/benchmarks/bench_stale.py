@@ -2,7 +2,8 @@
 
 Builds a synthetic git repository of 100,000 files in 200 packages with 1,000 lessons of 3 fingerprint
 entries each (file, JSON/TOML/YAML field, dir/ and glob entries, mixed), two of them made stale by
-committed changes, then reports the median wall time of each command over --runs runs.
+committed changes, then reports the median wall time of each command over --runs runs, and its
+median CPU time (user + system, with its children: the measure that holds on a loaded machine).
 
     python tests/benchmarks/bench_stale.py [--runs 7] [--keep DIR] [--packages 200] [--lessons 1000]
 
@@ -22,6 +23,7 @@ import argparse
 import datetime as dt
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -133,10 +135,15 @@ def add_drifts(root: Path) -> None:
 GNU_TIME = "/usr/bin/time"
 
 
-def timed(cmd: list[str], cwd: Path, env: dict[str, str]) -> float:
+def timed(cmd: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float]:
+    """Wall and CPU seconds of one run (CPU: user + system of the command and its children)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.DEVNULL, check=False)
-    return time.perf_counter() - started
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return wall, cpu
 
 
 def peak_rss(cmd: list[str], cwd: Path, env: dict[str, str]) -> str:
@@ -182,19 +189,29 @@ def measure(root: Path, env: dict[str, str], runs: int, label: str) -> None:
         ("stale, warm", (), stale),
     )
     times: dict[str, list[float]] = {name: [] for name, _, _ in steps}
+    cpus: dict[str, list[float]] = {name: [] for name, _, _ in steps}
     for _ in range(runs):
         for name, dropped, cmd in steps:
             drop(*dropped)
-            times[name].append(timed(cmd, root, env))
+            wall, cpu = timed(cmd, root, env)
+            times[name].append(wall)
+            cpus[name].append(cpu)
     rss: dict[str, str] = {}
     for name, dropped, cmd in steps:
         drop(*dropped)
         rss[name] = peak_rss(cmd, root, env)
     git_status = statistics.median(times["git status"])
+    git_cpu = statistics.median(cpus["git status"])
+    print(f"  {'(wall median; CPU median: user + system)':<42} {'wall':>10}{'':<20}  {'CPU':>8}")
     for name, values in times.items():
-        value = statistics.median(values)
+        value, cpu = statistics.median(values), statistics.median(cpus[name])
         ratio = "" if name == "git status" else f"  {value / git_status:.2f}x git status"
-        print(f"  {name:<42} {value * 1000:7.1f} ms{ratio:<20}  peak RSS {rss[name]}", flush=True)
+        cpu_ratio = "" if name == "git status" else f"  {cpu / git_cpu:.2f}x"
+        print(
+            f"  {name:<42} {value * 1000:7.1f} ms{ratio:<20}  {cpu * 1000:6.1f} ms{cpu_ratio:<7}"
+            f"  peak RSS {rss[name]}",
+            flush=True,
+        )
 
 
 def main() -> int:
