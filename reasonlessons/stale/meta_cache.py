@@ -81,11 +81,14 @@ def scan(
     deps: Deps | None = None,
     *,
     known: dict[str, Any] | None = None,
+    listed: list[tuple[Path, str, str | None]] | None = None,
 ) -> tuple[list[Lesson], list[Any]]:
     """Lessons of the given scopes in store order, plus the store's BadEntry for unreadable files.
 
     `deps` learns every scope directory and lesson file looked at. `known` holds entries parsed
-    earlier in this run (`parse`); like the stored entries, each is used only while its stamp holds."""
+    earlier in this run (`parse`); like the stored entries, each is used only while its stamp holds.
+    `listed` is `files(loc, scopes)` when the caller listed them already in this run (a stored
+    answer is safe all the same: it is not kept when a scope directory changed after the run began)."""
     path = loc.state_dir / META_FILE
     old = _load(path)
     new: dict[str, Any] = {}
@@ -97,7 +100,7 @@ def scan(
         for scope in scopes:
             directory = str(loc.scope_dir(scope))
             deps.saw(directory, _stat(directory), follow=True)
-    for file, scope, problem in files(loc, scopes):  # the store's own listing rules
+    for file, scope, problem in files(loc, scopes) if listed is None else listed:  # the store's rules
         if problem is not None:
             bad.append(BadEntry(file, scope, problem))
             continue

@@ -48,12 +48,16 @@ def split_check(
     *,
     now: dt.datetime,
     progress: Callable[[int, int], None] | None = None,
+    listed: list[tuple[Path, str, str | None]] | None = None,
 ) -> dict[str, Any]:
     """Check half of the lessons here and, when worth it, half in a forked child whose findings go
-    into `checker`; the lesson meta cache entries parsed by either, for `meta_cache.scan(known=...)`."""
+    into `checker`; the lesson meta cache entries parsed by either, for `meta_cache.scan(known=...)`.
+    `listed` is `meta_cache.files(loc, scopes)` when the caller has it."""
     if not _worth_forking(loc, checker):
         return {}
-    paths = [path for path, _, problem in meta_cache.files(loc, scopes) if problem is None]
+    if listed is None:
+        listed = meta_cache.files(loc, scopes)
+    paths = [path for path, _, problem in listed if problem is None]
     if len(paths) < MIN_LESSONS:
         return {}
     half = len(paths) // 2

@@ -77,8 +77,9 @@ def scan_stale(
     now = project.now()
     with Checker(loc.root, state_dir=state_dir, deps=deps) as checker:
         # Cold, half of the work goes to a forked process (see prefetch.py); the same answer.
-        known = split_check(loc, scopes, checker, now=now, progress=progress)
-        lessons, bad = meta_cache.scan(loc, scopes, deps, known=known)
+        listed = meta_cache.files(loc, scopes)  # listed once for both (1,000 Paths cost ~10 ms)
+        known = split_check(loc, scopes, checker, now=now, progress=progress, listed=listed)
+        lessons, bad = meta_cache.scan(loc, scopes, deps, known=known, listed=listed)
         superseded = superseded_names(lessons)
         project_names = {lesson.name for lesson in lessons if lesson.scope == SCOPE_PROJECT}
         result = StaleScan(bad=bad)

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 import time_machine
 
-from reasonlessons.stale import prefetch
+from reasonlessons.stale import meta_cache, prefetch
 from reasonlessons.stale.scan import scan_stale
 from tests.repos import commit_all
 from tests.stale.lessonrepo import add, project_of
@@ -102,6 +102,23 @@ def test_a_split_check_gives_the_same_answer_and_caches(
     assert all(doc[section] for doc in expected[4][:1] for section in ("files", "fields", "dirs", "globs"))
     assert answer(repo) == expected
     assert len(forks) == 1
+
+
+@LINUX
+def test_a_split_check_lists_the_lesson_scopes_once(
+    repo: Path, forks: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[int] = []
+    real = meta_cache.files
+
+    def counting(*args: Any) -> Any:
+        calls.append(os.getpid())
+        return real(*args)
+
+    monkeypatch.setattr(meta_cache, "files", counting)
+    answer(repo)
+    assert len(forks) == 1
+    assert calls == [os.getpid()]
 
 
 @LINUX
