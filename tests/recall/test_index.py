@@ -222,7 +222,9 @@ def test_a_build_in_worker_processes_gives_the_same_image(
         images.append(_image_rows(image))
     here, pooled = images
     assert here == pooled
-    assert here["docs"] and here["terms"] and any(doc is None for *_, doc in here["files"])
+    assert here["docs"]
+    assert here["terms"]
+    assert any(doc is None for *_, doc in here["files"])
 
 
 def test_an_update_files_new_lessons_after_the_kept_ones(loc: Locations) -> None:
