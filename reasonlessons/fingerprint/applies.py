@@ -11,25 +11,34 @@ elsewhere it *does not apply* (docs/fingerprints.md#global-lessons): never stale
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from reasonlessons.fingerprint.facts import ABSENT, UNREADABLE, Fact
 from reasonlessons.lessons.model import APPLIES_CONDITIONS, APPLIES_KEY
+from reasonlessons.support.values import Value
 
 KEY = APPLIES_KEY
 CONDITIONS = APPLIES_CONDITIONS
 PRESENT, NOT_THERE = CONDITIONS
 
 
-@dataclass(frozen=True)
-class NotApplying:
+class NotApplying(Value):
     """One condition of a global lesson that this repository does not meet."""
 
-    input: str
-    needs: str  # present | absent
-    now: str  # present | absent | unreadable
-    detail: str | None = None
+    FIELDS = ("input", "needs", "now", "detail")
+    __slots__ = FIELDS
+
+    def __init__(
+        self,
+        input: str,  # noqa: A002 (the JSON key it is written under)
+        needs: str,  # present | absent
+        now: str,  # present | absent | unreadable
+        detail: str | None = None,
+    ) -> None:
+        self.input = input
+        self.needs = needs
+        self.now = now
+        self.detail = detail
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"input": self.input, "needs": self.needs, "now": self.now}

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from reasonlessons.fingerprint.entry import DIR, FIELD, GLOB, Entry
 from reasonlessons.fingerprint.facts import ABSENT, MATCH, UNREADABLE, Fact, short
+from reasonlessons.support.values import Value
 
 CHANGED = "changed"
 APPEARED = "appeared"
@@ -65,25 +65,49 @@ def _names(value: object) -> tuple[str, ...]:
     return tuple(str(v) for v in value) if isinstance(value, list) else ()
 
 
-@dataclass
-class Drift:
-    """One entry whose current value differs from the recorded one (a `drift` item of `stale --json`)."""
+class Drift(Value):
+    """One entry whose current value differs from the recorded one (a `drift` item of `stale --json`).
 
-    input: str
-    reason: str
-    kind: str | None = None
-    was: str | None = None
-    now: str | None = None
-    detail: str | None = None
-    added: list[str] | None = None
-    removed: list[str] | None = None
-    dirs_added: list[str] | None = None
-    dirs_removed: list[str] | None = None
-    match: str | None = None
-    facts: tuple[Fact | None, Fact | None] = field(default=(None, None), repr=False, compare=False)
-    # Finds the commit that introduced the drift; run once, when the drift is first shown.
-    resolver: Callable[[Drift], dict[str, str] | None] | None = field(default=None, repr=False, compare=False)
-    _commit: dict[str, str] | None = field(default=None, repr=False, compare=False)
+    Compared and shown by its fields, not by the facts, resolver and commit it carries along."""
+
+    FIELDS = (
+        "input", "reason", "kind", "was", "now", "detail",
+        "added", "removed", "dirs_added", "dirs_removed", "match",
+    )  # fmt: skip
+    __hash__ = None  # type: ignore[assignment]  # mutable, as before: never a set member or key
+
+    def __init__(
+        self,
+        input: str,  # noqa: A002 (the JSON key it is written under)
+        reason: str,
+        kind: str | None = None,
+        was: str | None = None,
+        now: str | None = None,
+        detail: str | None = None,
+        added: list[str] | None = None,
+        removed: list[str] | None = None,
+        dirs_added: list[str] | None = None,
+        dirs_removed: list[str] | None = None,
+        match: str | None = None,
+        facts: tuple[Fact | None, Fact | None] = (None, None),
+        # Finds the commit that introduced the drift; run once, when the drift is first shown.
+        resolver: Callable[[Drift], dict[str, str] | None] | None = None,
+        _commit: dict[str, str] | None = None,
+    ) -> None:
+        self.input = input
+        self.reason = reason
+        self.kind = kind
+        self.was = was
+        self.now = now
+        self.detail = detail
+        self.added = added
+        self.removed = removed
+        self.dirs_added = dirs_added
+        self.dirs_removed = dirs_removed
+        self.match = match
+        self.facts = facts
+        self.resolver = resolver
+        self._commit = _commit
 
     @property
     def commit(self) -> dict[str, str] | None:

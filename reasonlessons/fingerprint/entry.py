@@ -6,10 +6,10 @@ As docs/fingerprints.md#entry-grammar states it.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 
 from reasonlessons.errors import InvalidFingerprintError
+from reasonlessons.support.values import Value
 
 FILE = "file"
 FIELD = "field"
@@ -25,14 +25,17 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 Segment = tuple[str, bool]  # (text, quoted)
 
 
-@dataclass(frozen=True)
-class Entry:
+class Entry(Value):
     """A parsed entry: `path` is normalized and repo-relative ('' is the root), never escaping it."""
 
-    text: str
-    kind: str
-    path: str
-    field: tuple[Segment, ...] = ()
+    FIELDS = ("text", "kind", "path", "field")
+    __slots__ = FIELDS
+
+    def __init__(self, text: str, kind: str, path: str, field: tuple[Segment, ...] = ()) -> None:
+        self.text = text
+        self.kind = kind
+        self.path = path
+        self.field = field
 
     @property
     def field_text(self) -> str:

@@ -9,12 +9,12 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from dataclasses import dataclass
 
 from reasonlessons.fingerprint.entry import Entry
 from reasonlessons.fingerprint.fields import canonical, lookup, parse_document
 from reasonlessons.fingerprint.tree import Shape
 from reasonlessons.support.hashing import Hasher, digest
+from reasonlessons.support.values import Value
 
 ABSENT = "absent"
 UNREADABLE = "unreadable"
@@ -28,16 +28,27 @@ SHORT = 80
 CHUNK = 1 << 20
 
 
-@dataclass(frozen=True)
-class Fact:
+class Fact(Value):
     """An entry's value now (or as recorded)."""
 
-    key: str
-    value: str | None = None  # field: short canonical JSON; glob: an example match
-    dirs: tuple[str, ...] = ()
-    kinds: tuple[str, ...] = ()
-    problem: str | None = None
-    truncated: bool = False  # a recorded dir whose lists were cut to drift.MAX_LISTED
+    FIELDS = ("key", "value", "dirs", "kinds", "problem", "truncated")
+    __slots__ = FIELDS
+
+    def __init__(
+        self,
+        key: str,
+        value: str | None = None,  # field: short canonical JSON; glob: an example match
+        dirs: tuple[str, ...] = (),
+        kinds: tuple[str, ...] = (),
+        problem: str | None = None,
+        truncated: bool = False,  # a recorded dir whose lists were cut to drift.MAX_LISTED
+    ) -> None:
+        self.key = key
+        self.value = value
+        self.dirs = dirs
+        self.kinds = kinds
+        self.problem = problem
+        self.truncated = truncated
 
     @property
     def absent(self) -> bool:

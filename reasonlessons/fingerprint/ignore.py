@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from reasonlessons.support.globs import class_regex, escape
+from reasonlessons.support.values import Value
 
 GITIGNORE = ".gitignore"
 # A .gitignore larger than this is not a list of patterns; it is skipped rather than parsed.
@@ -21,17 +21,29 @@ MAX_GITIGNORE_BYTES = 1 << 20
 Match = Callable[[str], "re.Match[str] | None"]
 
 
-@dataclass(frozen=True)
-class Pattern:
+class Pattern(Value):
     """One gitignore line, compiled; `base` is the repo-relative dir of its file plus '/' (or '')."""
 
-    source: str
-    match: Match
-    base: str
-    anchored: bool
-    dir_only: bool
-    negate: bool
-    literal: str = ""  # a run of plain characters every match contains ('' when there is none)
+    FIELDS = ("source", "match", "base", "anchored", "dir_only", "negate", "literal")
+    __slots__ = FIELDS
+
+    def __init__(
+        self,
+        source: str,
+        match: Match,
+        base: str,
+        anchored: bool,
+        dir_only: bool,
+        negate: bool,
+        literal: str = "",  # a run of plain characters every match contains ('' when there is none)
+    ) -> None:
+        self.source = source
+        self.match = match
+        self.base = base
+        self.anchored = anchored
+        self.dir_only = dir_only
+        self.negate = negate
+        self.literal = literal
 
 
 def parse_gitignore(text: str, base: str) -> list[Pattern]:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import os
 import stat
-from dataclasses import dataclass
 from itertools import filterfalse
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +25,7 @@ from reasonlessons.fingerprint.ignore import GITIGNORE, MAX_GITIGNORE_BYTES, Pat
 from reasonlessons.fingerprint.kinds import kinds_of
 from reasonlessons.support import stamp as stamps
 from reasonlessons.support.hashing import digest
+from reasonlessons.support.values import Value
 
 # Record layout (a tuple, so the marshal cache stays small and fast).
 MTIME, INO, HAS_GI, SIG, SUBDIRS, KINDS, GEN = range(7)
@@ -37,12 +37,15 @@ class Unreadable(Exception):
     """A directory under an entry could not be listed; the message says which and why."""
 
 
-@dataclass(frozen=True)
-class Shape:
+class Shape(Value):
     """What a `dir/` entry records: immediate child directories and the kinds of files below."""
 
-    dirs: tuple[str, ...]
-    kinds: tuple[str, ...]
+    FIELDS = ("dirs", "kinds")
+    __slots__ = FIELDS
+
+    def __init__(self, dirs: tuple[str, ...], kinds: tuple[str, ...]) -> None:
+        self.dirs = dirs
+        self.kinds = kinds
 
 
 def join(rel: str, name: str) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import stat
 from pathlib import Path
 from typing import Any
@@ -62,7 +63,6 @@ def read_lesson_bytes(path: Path) -> bytes:
 
 def parse_lesson(data: bytes, *, path: Path) -> Lesson:
     """Parse lesson bytes; schema errors raise, unknown keys become warnings on the Lesson."""
-    import frontmatter
     import yaml
 
     if b"\x00" in data:
@@ -77,7 +77,7 @@ def parse_lesson(data: bytes, *, path: Path) -> Lesson:
             path, "has no YAML frontmatter", "start the file with a '---' line, keys, then '---'"
         )
     try:
-        post = frontmatter.loads(text)
+        meta, content = _read_frontmatter(text)
     except yaml.YAMLError as exc:
         where = getattr(exc, "problem_mark", None)
         line = f" at line {where.line + 2}" if where is not None else ""
@@ -89,8 +89,7 @@ def parse_lesson(data: bytes, *, path: Path) -> Lesson:
         ) from None
     except (ValueError, TypeError, RecursionError) as exc:
         raise LessonFileError(path, f"has unreadable frontmatter ({exc})", "fix the frontmatter") from None
-    meta: Any = post.metadata
-    if not isinstance(meta, dict) or not meta:
+    if not meta:
         raise LessonFileError(
             path,
             "has no frontmatter mapping",
@@ -105,7 +104,36 @@ def parse_lesson(data: bytes, *, path: Path) -> Lesson:
         raise LessonFileError(
             path, "; ".join(errors), "see `reasonlessons validate` and docs/lesson-format.md"
         )
-    return Lesson(meta=meta, body=post.content, path=path, warnings=warnings)
+    return Lesson(meta=meta, body=content, path=path, warnings=warnings)
+
+
+# python-frontmatter's YAML delimiter line (YAMLHandler.FM_BOUNDARY).
+_BOUNDARY = re.compile(r"^-{3,}\s*$", re.MULTILINE)
+# Keyword names frontmatter.Post(content, handler, **metadata) takes for itself.
+_POST_ARGUMENTS = ("content", "handler")
+
+
+def _read_frontmatter(text: str) -> tuple[dict[str, Any], str]:
+    """(metadata, content) as `frontmatter.loads(text)` gives them for a text starting with '---',
+    the YAML read by support/yamlread.py (PyYAML's safe loader's values and errors, faster for the
+    plain documents lessons are: a first index build reads 50,000 of them). Its refusals are kept:
+    a mapping with a non-string key, or a `content` or `handler` key, is a TypeError."""
+    text = text.strip()
+    if not _BOUNDARY.match(text):
+        return {}, text
+    parts = _BOUNDARY.split(text, 2)
+    if len(parts) != 3:
+        return {}, text
+    _, head, content = parts
+    loaded = support.yamlread.safe_load(head)
+    if not isinstance(loaded, dict):
+        return {}, content.strip()
+    if not all(isinstance(key, str) for key in loaded):
+        raise TypeError("keywords must be strings")
+    for key in _POST_ARGUMENTS:
+        if key in loaded:
+            raise TypeError(f"Post.__init__() got multiple values for argument '{key}'")
+    return dict(loaded), content.strip()
 
 
 # YAML aliases make a small file stand for a huge value ("billion laughs"): PyYAML builds it

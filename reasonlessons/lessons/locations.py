@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
+from typing import ClassVar
 
 from reasonlessons.constants import (
     CANDIDATES_DIR,
@@ -23,6 +23,7 @@ from reasonlessons.constants import (
 from reasonlessons.errors import NotARepositoryError, UnsafeLocationError, UsageError
 from reasonlessons.lessons import statedir
 from reasonlessons.support.atomic import write_atomic
+from reasonlessons.support.values import Value
 
 _STATE_GITIGNORE = b"# reasonlessons local state: caches, checkpoints, counters. Never commit.\n*\n"
 
@@ -48,12 +49,14 @@ def reasonix_home(env: Mapping[str, str], home: Path) -> Path:
     return Path(statedir.reasonix_home(env, str(home)))
 
 
-@dataclass(frozen=True)
-class Locations:
+class Locations(Value):
     """Every directory reasonlessons reads or writes for one repository."""
 
-    root: Path
-    home: Path
+    FIELDS: ClassVar[tuple[str, ...]] = ("root", "home")
+
+    def __init__(self, root: Path, home: Path) -> None:
+        self.root = root
+        self.home = home
 
     @classmethod
     def discover(

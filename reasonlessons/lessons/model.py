@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -51,15 +50,31 @@ def check_name(name: str) -> str:
     return name
 
 
-@dataclass(eq=False)
 class Lesson:
-    """One lesson: its frontmatter mapping (source of truth), its body, and where it was read from."""
+    """One lesson: its frontmatter mapping (source of truth), its body, and where it was read from.
 
-    meta: dict[str, Any]
-    body: str
-    path: Path | None = None
-    scope: str | None = None
-    warnings: list[str] = field(default_factory=list)
+    A plain class, not a dataclass: recall builds one per lesson it checks on every turn, and
+    importing dataclasses would cost that turn half a Python start. Equal only to itself."""
+
+    def __init__(
+        self,
+        meta: dict[str, Any],
+        body: str,
+        path: Path | None = None,
+        scope: str | None = None,
+        warnings: list[str] | None = None,
+    ) -> None:
+        self.meta = meta
+        self.body = body
+        self.path = path
+        self.scope = scope
+        self.warnings: list[str] = [] if warnings is None else warnings
+
+    def __repr__(self) -> str:
+        return (
+            f"Lesson(meta={self.meta!r}, body={self.body!r}, path={self.path!r}, scope={self.scope!r}, "
+            f"warnings={self.warnings!r})"
+        )
 
     @property
     def name(self) -> str:

@@ -15,6 +15,7 @@ import os
 import sqlite3
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any, NamedTuple
 
 from reasonlessons import lessons, safety, store
 from reasonlessons.constants import (
@@ -70,6 +71,20 @@ CMD_GENERAL = ""
 
 # path -> (scope, signature)
 Listing = dict[str, tuple[str, str]]
+# A first build of a big library reads its files in worker processes, POOL_CHUNK files a task.
+POOL_MIN = 2000
+POOL_CHUNK = 250
+MAX_WORKERS = 4
+MEMO_MAX = 4096
+# What every worker needs, imported once by the fork server rather than by each worker.
+_PRELOAD = [
+    __name__,
+    "reasonlessons.lessons.file",
+    "reasonlessons.store.trust",
+    "reasonlessons.safety.redact",
+    "frontmatter",
+    "yaml",
+]
 
 
 def stamp(info: os.stat_result, now_ns: int) -> str:
@@ -141,23 +156,37 @@ def stored_files(conn: sqlite3.Connection) -> dict[str, tuple[str, str]]:
     return {path: (scope, sig) for path, scope, sig in conn.execute("SELECT path, scope, sig FROM files")}
 
 
-def apply(conn: sqlite3.Connection, listing: Listing) -> int:
-    """Bring the image in line with `listing`; return how many files were (re)parsed or dropped."""
+def apply(conn: sqlite3.Connection, listing: Listing, *, workers: int | None = None) -> int:
+    """Bring the image in line with `listing`; return how many files were (re)parsed or dropped.
+
+    Changed files are read into entries first (in worker processes when there are many: see
+    `read_entries`), then filed in listing order with ids counted up from the highest kept one, as
+    SQLite would give them: the image is the same whichever way the entries were read."""
     stored = stored_files(conn)
     changes = postings.Changes()
-    changed = 0
-    for path in stored.keys() - listing.keys():
+    gone = stored.keys() - listing.keys()
+    todo = [(path, scope, sig) for path, (scope, sig) in listing.items() if stored.get(path) != (scope, sig)]
+    for path in [*gone, *(path for path, _, _ in todo)]:
         _drop(conn, path, changes)
-        changed += 1
-    for path, (scope, sig) in listing.items():
-        if stored.get(path) == (scope, sig):
-            continue
-        _drop(conn, path, changes)
-        doc = _insert(conn, Path(path), scope, sig, changes)
-        conn.execute("INSERT INTO files VALUES (?, ?, ?, ?)", (path, scope, sig, doc))
-        changed += 1
+    entries = read_entries([(path, scope) for path, scope, _ in todo], workers=workers)
+    (last,) = conn.execute("SELECT COALESCE(MAX(id), 0) FROM docs").fetchone()
+    rows: dict[str, list[tuple[Any, ...]]] = {
+        t: [] for t in ("files", "docs", "supersedes", "kw", "globs", "cmds")
+    }
+    for (path, scope, sig), entry in zip(todo, entries, strict=True):
+        doc = None
+        if entry is not None:
+            last += 1
+            doc = last
+            _file(rows, doc, path, scope, sig, entry)
+            changes.add(doc, entry.terms, entry.dl)
+        rows["files"].append((path, scope, sig, doc))
+    for table, values in rows.items():
+        if values:
+            marks = ", ".join("?" * len(values[0]))
+            conn.executemany(f"INSERT INTO {table} VALUES ({marks})", values)
     changes.write(conn)
-    return changed
+    return len(gone) + len(todo)
 
 
 def finish(conn: sqlite3.Connection, *, dirs: list[str], files: int) -> None:
@@ -188,12 +217,33 @@ def _drop(conn: sqlite3.Connection, path: str, changes: postings.Changes) -> Non
     conn.execute("DELETE FROM docs WHERE id = ?", (doc,))
 
 
-def _insert(
-    conn: sqlite3.Connection, path: Path, scope: str, sig: str, changes: postings.Changes
-) -> int | None:
-    """Parse one lesson file and file it; None when it cannot be read (validate reports it)."""
+class Entry(NamedTuple):
+    """What the index keeps of one lesson file, read without the index (a worker process may)."""
+
+    name: str
+    meta: str  # JSON
+    description: str  # redacted, as recall shows it
+    body: str
+    terms: dict[str, int]
+    recency: str
+    task_types: str  # JSON
+    expires: float | None
+    inactive: int
+    dl: int
+    flags: str
+    content: str
+    prior: float
+    agents: str  # JSON
+    supersedes: list[str]
+    keywords: list[tuple[str, str]]  # (first token, needle)
+    globs: list[tuple[str, str]]  # (bucket key, glob)
+    commands: list[tuple[str, str | None, str]]  # (pattern, required literal, key)
+
+
+def read_entry(path: str, scope: str) -> Entry | None:
+    """Parse one lesson file into its entry; None when it cannot be read (validate reports it)."""
     try:
-        lesson = lessons.file.read_lesson(path, scope=scope)
+        lesson = lessons.file.read_lesson(Path(path), scope=scope)
     except LessonFileError:
         return None
     # What recall shows is redacted, and trust flags are judged, once per file version: never per turn.
@@ -203,58 +253,148 @@ def _insert(
     if safety.redact.find_secrets(f"{description}\n\x00\n{body}"):  # one scan for the usual clean lesson
         description, body = safety.redact.redact(description).text, safety.redact.redact(body).text
     terms = document_terms(lesson.name, description, body)
-    dl = sum(terms.values())
     expires = lesson.expires_at
     dates = [d for d in (lesson.captured_at, lessons.model.as_datetime(lesson.meta.get("refreshed-at"))) if d]
-    cur = conn.execute(
-        "INSERT INTO docs (name, scope, path, sig, meta, description, body, terms, recency, task_types,"
-        " expires, inactive, dl, flags, content, prior, agents)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (
-            lesson.name,
-            scope,
-            str(path),
-            sig,
-            json.dumps(lesson.meta, default=_jsonable, sort_keys=True),
-            description,
-            body,
-            json.dumps(terms, sort_keys=True),
-            max(dates).isoformat() if dates else "",
-            json.dumps(lesson.task_types),
-            expires.timestamp() if expires else None,
-            1 if lesson.declared_status else 0,
-            dl,
-            flags,
-            content,
-            store.confidence.prior_of(lesson.meta),
-            json.dumps(lesson.agents),
-        ),
-    )
-    doc = cur.lastrowid
-    assert doc is not None
-    changes.add(doc, terms, dl)
+    supersedes: list[str] = []
     if lesson.declared_status != "deprecated":
-        names = {n for n in lesson.supersedes if n != lesson.name}
-        conn.executemany("INSERT INTO supersedes VALUES (?, ?)", ((n, doc) for n in sorted(names)))
-    _insert_triggers(conn, doc, lesson.triggers)
-    return doc
+        supersedes = sorted({n for n in lesson.supersedes if n != lesson.name})
+    keywords, file_globs, commands = _triggers(lesson.triggers)
+    return Entry(
+        lesson.name,
+        json.dumps(lesson.meta, default=_jsonable, sort_keys=True),
+        description,
+        body,
+        terms,
+        max(dates).isoformat() if dates else "",
+        json.dumps(lesson.task_types),
+        expires.timestamp() if expires else None,
+        1 if lesson.declared_status else 0,
+        sum(terms.values()),
+        flags,
+        content,
+        store.confidence.prior_of(lesson.meta),
+        json.dumps(lesson.agents),
+        supersedes,
+        keywords,
+        file_globs,
+        commands,
+    )
 
 
-def _insert_triggers(conn: sqlite3.Connection, doc: int, triggers: dict[str, list[str]]) -> None:
+def read_entries(files: list[tuple[str, str]], *, workers: int | None = None) -> list[Entry | None]:
+    """The entries of (path, scope) pairs, in order: in worker processes when there are at least
+    POOL_MIN files and more than one CPU (a first build of 50,000 lessons is parse-bound), else here.
+    `workers` overrides the count (0 or 1: here)."""
+    count = _cpus() if workers is None else workers
+    count = min(count, MAX_WORKERS, len(files))
+    if count < 2 or (workers is None and len(files) < POOL_MIN):
+        return [read_entry(path, scope) for path, scope in files]
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    methods = multiprocessing.get_all_start_methods()
+    # forkserver: workers never copy this process (an open index, a caller's threads or locks).
+    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    if context.get_start_method() == "forkserver":
+        context.set_forkserver_preload(_PRELOAD)
+    size = min(POOL_CHUNK, -(-len(files) // count))
+    chunks = [files[i : i + size] for i in range(0, len(files), size)]
+    try:
+        with ProcessPoolExecutor(count, mp_context=context) as pool:
+            return [entry for chunk in pool.map(_read_chunk, chunks) for entry in chunk]
+    except (BrokenProcessPool, OSError, RuntimeError):
+        return [read_entry(path, scope) for path, scope in files]  # no pool here: read them in-process
+
+
+def _read_chunk(files: list[tuple[str, str]]) -> list[Entry | None]:
+    return [read_entry(path, scope) for path, scope in files]
+
+
+def _cpus() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover (macOS, Windows)
+        return os.cpu_count() or 1
+
+
+def _file(
+    rows: dict[str, list[tuple[Any, ...]]], doc: int, path: str, scope: str, sig: str, e: Entry
+) -> None:
+    """The rows of one entry, added to the batch `apply` inserts."""
+    rows["docs"].append(
+        (
+            doc,
+            e.name,
+            scope,
+            path,
+            sig,
+            e.meta,
+            e.description,
+            e.body,
+            json.dumps(e.terms, sort_keys=True),
+            e.recency,
+            e.task_types,
+            e.expires,
+            e.inactive,
+            e.dl,
+            e.flags,
+            e.content,
+            e.prior,
+            e.agents,
+        )  # fmt: skip
+    )
+    rows["supersedes"].extend((name, doc) for name in e.supersedes)
+    rows["kw"].extend((token, doc, needle) for token, needle in e.keywords)
+    rows["globs"].extend((key, doc, glob) for key, glob in e.globs)
+    rows["cmds"].extend((doc, pattern, lit, key) for pattern, lit, key in e.commands)
+
+
+def _triggers(
+    triggers: dict[str, list[str]],
+) -> tuple[list[tuple[str, str]], list[tuple[str, str]], list[tuple[str, str | None, str]]]:
+    """A lesson's triggers as filed for lookup; unusable globs and patterns are left out."""
+    keywords = []
     for keyword in dict.fromkeys(triggers.get("keywords", [])):
         needle = tokenize(keyword)
         if needle:
-            conn.execute("INSERT INTO kw VALUES (?, ?, ?)", (needle[0], doc, " ".join(needle)))
-    for glob in dict.fromkeys(triggers.get("files", [])):
-        if globs.check(glob) is None:
-            conn.executemany(
-                "INSERT INTO globs VALUES (?, ?, ?)", ((key, doc, glob) for key in globs.bucket_keys(glob))
-            )
-    for pattern in dict.fromkeys(triggers.get("commands", [])):
-        if linear_re.problem(pattern) is None:
-            lit = linear_re.required_literal(pattern)
-            key = lit[:CMD_KEY_CHARS] if lit is not None and len(lit) >= CMD_KEY_CHARS else CMD_GENERAL
-            conn.execute("INSERT INTO cmds VALUES (?, ?, ?, ?)", (doc, pattern, lit, key))
+            keywords.append((needle[0], " ".join(needle)))
+    file_globs = [
+        (key, glob) for glob in dict.fromkeys(triggers.get("files", [])) for key in _glob_keys(glob)
+    ]
+    commands = [
+        filed for pattern in dict.fromkeys(triggers.get("commands", [])) if (filed := _command(pattern))
+    ]
+    return keywords, file_globs, commands
+
+
+# Many lessons share a glob or a command pattern: each is checked and filed once per process.
+_GLOB_KEYS: dict[str, list[str]] = {}
+_COMMANDS: dict[str, tuple[str, str | None, str] | None] = {}
+
+
+def _glob_keys(glob: str) -> list[str]:
+    keys = _GLOB_KEYS.get(glob)
+    if keys is None:
+        keys = globs.bucket_keys(glob) if globs.check(glob) is None else []
+        if len(_GLOB_KEYS) >= MEMO_MAX:
+            _GLOB_KEYS.clear()
+        _GLOB_KEYS[glob] = keys
+    return keys
+
+
+def _command(pattern: str) -> tuple[str, str | None, str] | None:
+    if pattern in _COMMANDS:
+        return _COMMANDS[pattern]
+    filed = None
+    if linear_re.problem(pattern) is None:
+        lit = linear_re.required_literal(pattern)
+        key = lit[:CMD_KEY_CHARS] if lit is not None and len(lit) >= CMD_KEY_CHARS else CMD_GENERAL
+        filed = (pattern, lit, key)
+    if len(_COMMANDS) >= MEMO_MAX:
+        _COMMANDS.clear()
+    _COMMANDS[pattern] = filed
+    return filed
 
 
 def _jsonable(value: object) -> str:

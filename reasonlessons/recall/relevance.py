@@ -230,7 +230,13 @@ class TextSearch:
                 break
             total += self.bound[term]
             rest.append(term)
-        acc = self._partial(t for t in self.terms if t not in rest)
+        essential = [t for t in self.terms if t not in rest]
+        seeded = set(sorted(self.terms, key=lambda t: -self.bound[t])[: self._seeding[1]])
+        if seeded and seeded.issubset(essential):
+            # The seeds' sums already hold those terms: a common word's list is not read twice.
+            acc = self._partial([t for t in essential if t not in seeded], dict(self._seed_sum))
+        else:
+            acc = self._partial(essential)
         floor = theta - total - MARGIN
         partial = {d: v for d, v in acc.items() if v >= floor and d not in exclude}
         while rest and partial:

@@ -14,7 +14,6 @@ import shutil
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 
 from reasonlessons.constants import CONFIG_FILE, LESSONS_DIR, STATE_DIR
@@ -25,11 +24,14 @@ from reasonlessons.store.project import Project
 from reasonlessons.support.atomic import write_atomic
 
 
-@dataclass(frozen=True)
 class ScratchLocations(Locations):
     """A repository's root, with its lesson scopes and state moved into `scratch`."""
 
-    scratch: Path
+    FIELDS = ("root", "home", "scratch")
+
+    def __init__(self, root: Path, home: Path, scratch: Path) -> None:
+        super().__init__(root, home)
+        self.scratch = scratch
 
     @property
     def project_dir(self) -> Path:

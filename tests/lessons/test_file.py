@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from reasonlessons.constants import MAX_LESSON_BYTES
 from reasonlessons.errors import LessonFileError
+from reasonlessons.lessons import file
 from reasonlessons.lessons.file import parse_lesson, read_lesson, render_lesson, write_lesson
 
 RFC_MINIMAL = b"""---
@@ -127,3 +129,42 @@ def test_dangling_symlink_and_directory_are_reported(tmp_path: Path) -> None:
     folder.mkdir()
     with pytest.raises(LessonFileError, match="not a regular file"):
         read_lesson(folder)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "---\nname: a\ndescription: b\n---\n\n- body\n\n",
+        "---\n---\nbody",
+        "---\n1: a\n---\nx",
+        "---\ncontent: a\n---\nx",
+        "---\nhandler: 1\n---\n",
+        "---\n- a\n---\nb",
+        "----  \n\n\nname: a\n---\n\nbody\n\n",
+        "---x\nname: a\n---\n",
+        "---\nname: a\n",
+        "---\nname: a\n---\nb\n---\nc: d\n---\n",
+        "---\nname: &a [1]\nb: *a\n---\nz",
+        "---\nname: 'x\n---\n",
+        "---\n{a: 1}\n---\nq",
+        "---\n[1, 2]\n---\n",
+        "---\nwhen: 2026-01-02\nn: 1.5\nflag: yes\n---\nq",
+    ],
+)
+def test_frontmatter_is_read_as_python_frontmatter_reads_it(text: str) -> None:
+    """file.py reads the YAML through support/yamlread.py, not frontmatter.loads: the same
+    metadata, body and errors, quirks included (a `content` key, a non-string key)."""
+    import frontmatter
+
+    def outcome(read: Any) -> tuple[Any, ...]:
+        try:
+            return ("ok", *read())
+        except Exception as exc:  # noqa: BLE001 (the comparison is of whatever each raises)
+            mark = getattr(exc, "problem_mark", None)
+            return ("error", type(exc).__name__, getattr(exc, "problem", str(exc)), mark and mark.line)
+
+    def old() -> tuple[Any, str]:
+        post = frontmatter.loads(text)
+        return dict(post.metadata), post.content
+
+    assert outcome(lambda: file._read_frontmatter(text)) == outcome(old)

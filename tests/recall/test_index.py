@@ -196,3 +196,53 @@ def test_in_place_edits_elsewhere_are_seen_by_the_periodic_sweep(
         lesson.name for lesson in recaller.recall("add a unit test", files=["tests/foo.test.ts"]).lessons
     ]
     assert "expired-tip" in names
+
+
+def _image_rows(conn: sqlite3.Connection) -> dict[str, list[tuple[Any, ...]]]:
+    tables = ("files", "docs", "supersedes", "kw", "globs", "cmds", "terms")
+    return {t: conn.execute(f"SELECT * FROM {t} ORDER BY rowid").fetchall() for t in tables}
+
+
+def test_a_build_in_worker_processes_gives_the_same_image(
+    loc: Locations, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A big first build reads its files in a pool (indexbuild.read_entries); the image is the one
+    an in-process build writes, row for row (ids, posting order and all)."""
+    from reasonlessons.recall import indexbuild
+
+    (loc.project_dir / "broken.md").write_text("no frontmatter here\n", encoding="utf-8")
+    listing = indexbuild.list_files(LessonIndex(loc).scoped_dirs, time.time_ns())
+    assert len(listing) >= 4
+    images = []
+    for workers in (0, 2):
+        if workers:  # only the workers (fresh interpreters) may read the files now
+            monkeypatch.setattr(indexbuild, "read_entry", lambda *_: pytest.fail("read in-process"))
+        image = indexbuild.new_image(None)
+        indexbuild.apply(image, listing, workers=workers)
+        images.append(_image_rows(image))
+    here, pooled = images
+    assert here == pooled
+    assert here["docs"]
+    assert here["terms"]
+    assert any(doc is None for *_, doc in here["files"])
+
+
+def test_an_update_files_new_lessons_after_the_kept_ones(loc: Locations) -> None:
+    """Incremental: a changed file is dropped and filed again under an id above every kept one, so
+    posting lists stay in id order, and unchanged files keep their rows."""
+    from reasonlessons.recall import indexbuild, postings
+
+    idx = LessonIndex(loc)
+    listing = indexbuild.list_files(idx.scoped_dirs, time.time_ns())
+    image = indexbuild.new_image(None)
+    indexbuild.apply(image, listing)
+    before = dict(image.execute("SELECT path, doc FROM files").fetchall())
+    first = sorted(listing)[0]
+    scope, _ = listing[first]
+    assert indexbuild.apply(image, {**listing, first: (scope, "changed")}) == 1
+    after = dict(image.execute("SELECT path, doc FROM files").fetchall())
+    assert after[first] > max(d for p, d in before.items() if p != first)
+    assert {p: d for p, d in after.items() if p != first} == {p: d for p, d in before.items() if p != first}
+    for term, docs in image.execute("SELECT term, docs FROM terms"):
+        ids = list(postings.decode(docs, b"", b"")[0])
+        assert ids == sorted(ids), term
