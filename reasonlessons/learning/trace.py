@@ -157,6 +157,12 @@ class SessionTrace:
                 return
             self.terms.append(term)
 
+    def seal(self) -> None:
+        """The session is over (no more events): fold the token snapshots into one figure. A long
+        Claude Code session has one per model response, thousands, which a pool worker would
+        otherwise pickle and the main process sum, one session after another."""
+        self._loose, self._snapshots = self.tokens, {}
+
     @property
     def tokens(self) -> Tokens:
         """Token usage of the whole session, as the agent's own records report it."""
