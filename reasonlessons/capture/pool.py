@@ -11,6 +11,7 @@ streams it.
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -82,11 +83,32 @@ class ReadAhead:
             workers, mp_context=context, initializer=_watch, initargs=(os.getpid(),)
         )
         self._jobs = list(jobs)
+        self._paths = {job.path for job in self._jobs}
         self._window = window or 2 * workers
         self._next = 0
         self._futures: dict[Path, Future[FileRead]] = {}
         self._broken = False
-        self._fill()
+        # The first submits start the workers, and each start waits for the fork server to import
+        # the readers (0.3-1 s): done on a thread, so the caller reads its first log meanwhile
+        # instead of leaving a CPU idle. Only `take` and `close` touch the pool after, once it ran.
+        self._failure: BaseException | None = None
+        self._starting: threading.Thread | None = threading.Thread(
+            target=self._start, name="reasonlessons-pool-start", daemon=True
+        )
+        self._starting.start()
+
+    def _start(self) -> None:
+        try:
+            self._fill()
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread by _started
+            self._failure = exc
+
+    def _started(self) -> None:
+        if self._starting is not None:
+            self._starting.join()
+            self._starting = None
+            if self._failure is not None:
+                raise self._failure
 
     def _fill(self) -> None:
         while not self._broken and len(self._futures) < self._window and self._next < len(self._jobs):
@@ -99,6 +121,9 @@ class ReadAhead:
 
     def take(self, path: Path) -> FileRead | None:
         """The read of `path`, waiting for it; None when it was not read ahead (read it in-process)."""
+        if path not in self._paths:
+            return None  # never handed to the pool (no need to wait for it to start)
+        self._started()
         future = self._futures.pop(path, None)
         if future is None:
             return None
@@ -111,6 +136,9 @@ class ReadAhead:
             self._fill()
 
     def close(self) -> None:
+        if self._starting is not None:
+            self._starting.join()
+            self._starting = None
         for future in self._futures.values():
             future.cancel()
         self._executor.shutdown(wait=True, cancel_futures=True)

@@ -126,6 +126,7 @@ def _finished(
     reducer: SessionReducer, trace: SessionTrace, facts: RepoFacts | None, settings: Config
 ) -> SessionRead:
     """The session with its drafts: extraction is pure, so it runs where the reading does."""
+    trace.seal()
     read = SessionRead(reducer.finish(), trace)
     gates = capture.gates
     if facts is not None and gates.session_skip_reason(read.obs, complete=True, settings=settings) is None:

@@ -157,13 +157,25 @@ class SessionTrace:
                 return
             self.terms.append(term)
 
+    def seal(self) -> None:
+        """The session is over (no more events): fold the token snapshots into one figure. A long
+        Claude Code session has one per model response, thousands, which a pool worker would
+        otherwise pickle and the main process sum, one session after another."""
+        self._loose, self._snapshots = self.tokens, {}
+
     @property
     def tokens(self) -> Tokens:
         """Token usage of the whole session, as the agent's own records report it."""
-        total = self._loose
-        for snapshot in self._snapshots.values():
-            total = _add(total, snapshot)
-        return total
+        loose, snapshots = self._loose, self._snapshots.values()
+        if not snapshots:
+            return loose
+        # Four sums in C rather than a Tokens built per snapshot (thousands in a long session).
+        return Tokens(
+            loose.in_ + sum(t.in_ for t in snapshots),
+            loose.out + sum(t.out for t in snapshots),
+            loose.cache_read + sum(t.cache_read for t in snapshots),
+            loose.cache_write + sum(t.cache_write for t in snapshots),
+        )
 
     @property
     def commands(self) -> list[str]:

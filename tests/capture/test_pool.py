@@ -7,6 +7,7 @@ import datetime as dt
 import os
 import shutil
 import signal
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -112,6 +113,29 @@ def test_a_dead_worker_leaves_the_rest_to_the_main_process(tmp_path: Path) -> No
             os.kill(pid, signal.SIGKILL)
         assert ahead.take(stuck) is None
         assert ahead.take(later) is None
+    finally:
+        ahead.close()
+
+
+def test_the_pool_starts_while_the_caller_reads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Starting the workers waits for the fork server: it happens on a thread, a log never handed
+    to the pool is answered at once, and a failure to start reaches the caller at its next take."""
+    later = tmp_path / "later.events.jsonl"
+    shutil.copy(V1 / "short.events.jsonl", later)
+    jobs = [ReadJob(later, "reasonix-v1", 0, 0, None, {}, str(tmp_path))]
+    release = threading.Event()
+
+    def slow_fill(self: pool.ReadAhead) -> None:
+        release.wait(30)
+        raise OSError("cannot start a worker")
+
+    monkeypatch.setattr(pool.ReadAhead, "_fill", slow_fill)
+    ahead = pool.ReadAhead(jobs, 2)
+    try:
+        assert ahead.take(tmp_path / "first.events.jsonl") is None  # not waiting for the start
+        release.set()
+        with pytest.raises(OSError, match="cannot start a worker"):
+            ahead.take(later)
     finally:
         ahead.close()
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import pickle
 
 import pytest
 
@@ -196,6 +197,10 @@ def test_trace_keeps_tokens_terms_and_times() -> None:
             Event(seq=seq, role="assistant", kind="usage", call_id=call_id, tokens=Tokens(100, 10), **base)
         )
     assert t.tokens == Tokens(300, 30)  # the snapshot m1 counted once, loose records added up
+    before = pickle.dumps(t)
+    t.seal()  # the session is over: the same figure, without one entry per response to ship
+    assert t.tokens == Tokens(300, 30)
+    assert len(pickle.dumps(t)) < len(before)
     assert {"flaky", "queue", "drain", "test"} <= set(t.terms)
     assert "fix" not in t.terms  # generic words say nothing about the task
     assert t.started == t.ended == T0
