@@ -76,6 +76,8 @@ POOL_MIN = 2000
 POOL_CHUNK = 250
 MAX_WORKERS = 4
 MEMO_MAX = 4096
+# Rows are inserted every FLUSH_EVERY files, so that a pooled build inserts while workers still read.
+FLUSH_EVERY = 2000
 # What every worker needs, imported once by the fork server rather than by each worker.
 _PRELOAD = [
     __name__,
@@ -173,7 +175,7 @@ def apply(conn: sqlite3.Connection, listing: Listing, *, workers: int | None = N
     rows: dict[str, list[tuple[Any, ...]]] = {
         t: [] for t in ("files", "docs", "supersedes", "kw", "globs", "cmds")
     }
-    for (path, scope, sig), entry in zip(todo, entries, strict=True):
+    for n, ((path, scope, sig), entry) in enumerate(zip(todo, entries, strict=True), 1):
         doc = None
         if entry is not None:
             last += 1
@@ -181,12 +183,20 @@ def apply(conn: sqlite3.Connection, listing: Listing, *, workers: int | None = N
             _file(rows, doc, path, scope, sig, entry)
             changes.add(doc, entry.terms, entry.dl)
         rows["files"].append((path, scope, sig, doc))
+        if n % FLUSH_EVERY == 0:  # while the workers read on; each table's rows keep their order
+            _insert(conn, rows)
+    _insert(conn, rows)
+    changes.write(conn)
+    return len(gone) + len(todo)
+
+
+def _insert(conn: sqlite3.Connection, rows: dict[str, list[tuple[Any, ...]]]) -> None:
+    """Insert the batched rows, table by table, and empty the batch."""
     for table, values in rows.items():
         if values:
             marks = ", ".join("?" * len(values[0]))
             conn.executemany(f"INSERT INTO {table} VALUES ({marks})", values)
-    changes.write(conn)
-    return len(gone) + len(todo)
+            values.clear()
 
 
 def finish(conn: sqlite3.Connection, *, dirs: list[str], files: int) -> None:
