@@ -13,7 +13,7 @@ import datetime as dt
 import json
 import os
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -76,6 +76,8 @@ POOL_MIN = 2000
 POOL_CHUNK = 250
 MAX_WORKERS = 4
 MEMO_MAX = 4096
+# Rows are inserted every FLUSH_EVERY files, so that a pooled build inserts while workers still read.
+FLUSH_EVERY = 2000
 # What every worker needs, imported once by the fork server rather than by each worker.
 _PRELOAD = [
     __name__,
@@ -159,21 +161,21 @@ def stored_files(conn: sqlite3.Connection) -> dict[str, tuple[str, str]]:
 def apply(conn: sqlite3.Connection, listing: Listing, *, workers: int | None = None) -> int:
     """Bring the image in line with `listing`; return how many files were (re)parsed or dropped.
 
-    Changed files are read into entries first (in worker processes when there are many: see
-    `read_entries`), then filed in listing order with ids counted up from the highest kept one, as
-    SQLite would give them: the image is the same whichever way the entries were read."""
+    Changed files are read into entries (in worker processes when there are many: see
+    `iter_entries`) and filed as they come, in listing order with ids counted up from the highest
+    kept one, as SQLite would give them: the image is the same whichever way the entries were read."""
     stored = stored_files(conn)
     changes = postings.Changes()
     gone = stored.keys() - listing.keys()
     todo = [(path, scope, sig) for path, (scope, sig) in listing.items() if stored.get(path) != (scope, sig)]
     for path in [*gone, *(path for path, _, _ in todo)]:
         _drop(conn, path, changes)
-    entries = read_entries([(path, scope) for path, scope, _ in todo], workers=workers)
+    entries = iter_entries([(path, scope) for path, scope, _ in todo], workers=workers)
     (last,) = conn.execute("SELECT COALESCE(MAX(id), 0) FROM docs").fetchone()
     rows: dict[str, list[tuple[Any, ...]]] = {
         t: [] for t in ("files", "docs", "supersedes", "kw", "globs", "cmds")
     }
-    for (path, scope, sig), entry in zip(todo, entries, strict=True):
+    for n, ((path, scope, sig), entry) in enumerate(zip(todo, entries, strict=True), 1):
         doc = None
         if entry is not None:
             last += 1
@@ -181,12 +183,20 @@ def apply(conn: sqlite3.Connection, listing: Listing, *, workers: int | None = N
             _file(rows, doc, path, scope, sig, entry)
             changes.add(doc, entry.terms, entry.dl)
         rows["files"].append((path, scope, sig, doc))
+        if n % FLUSH_EVERY == 0:  # while the workers read on; each table's rows keep their order
+            _insert(conn, rows)
+    _insert(conn, rows)
+    changes.write(conn)
+    return len(gone) + len(todo)
+
+
+def _insert(conn: sqlite3.Connection, rows: dict[str, list[tuple[Any, ...]]]) -> None:
+    """Insert the batched rows, table by table, and empty the batch."""
     for table, values in rows.items():
         if values:
             marks = ", ".join("?" * len(values[0]))
             conn.executemany(f"INSERT INTO {table} VALUES ({marks})", values)
-    changes.write(conn)
-    return len(gone) + len(todo)
+            values.clear()
 
 
 def finish(conn: sqlite3.Connection, *, dirs: list[str], files: int) -> None:
@@ -282,13 +292,20 @@ def read_entry(path: str, scope: str) -> Entry | None:
 
 
 def read_entries(files: list[tuple[str, str]], *, workers: int | None = None) -> list[Entry | None]:
+    """The entries of (path, scope) pairs, in order (see `iter_entries`)."""
+    return list(iter_entries(files, workers=workers))
+
+
+def iter_entries(files: list[tuple[str, str]], *, workers: int | None = None) -> Iterator[Entry | None]:
     """The entries of (path, scope) pairs, in order: in worker processes when there are at least
     POOL_MIN files and more than one CPU (a first build of 50,000 lessons is parse-bound), else here.
-    `workers` overrides the count (0 or 1: here)."""
+    `workers` overrides the count (0 or 1: here). Yielded as the workers finish them, so that the
+    caller files the first ones while the rest are read, rather than after the last."""
     count = _cpus() if workers is None else workers
     count = min(count, MAX_WORKERS, len(files))
     if count < 2 or (workers is None and len(files) < POOL_MIN):
-        return [read_entry(path, scope) for path, scope in files]
+        yield from (read_entry(path, scope) for path, scope in files)
+        return
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
@@ -300,11 +317,16 @@ def read_entries(files: list[tuple[str, str]], *, workers: int | None = None) ->
         context.set_forkserver_preload(_PRELOAD)
     size = min(POOL_CHUNK, -(-len(files) // count))
     chunks = [files[i : i + size] for i in range(0, len(files), size)]
+    done = 0
     try:
         with ProcessPoolExecutor(count, mp_context=context) as pool:
-            return [entry for chunk in pool.map(_read_chunk, chunks) for entry in chunk]
+            for chunk in pool.map(_read_chunk, chunks):
+                for entry in chunk:
+                    yield entry
+                    done += 1
     except (BrokenProcessPool, OSError, RuntimeError):
-        return [read_entry(path, scope) for path, scope in files]  # no pool here: read them in-process
+        # No pool here (or it broke): what the workers did not hand over is read in-process.
+        yield from (read_entry(path, scope) for path, scope in files[done:])
 
 
 def _read_chunk(files: list[tuple[str, str]]) -> list[Entry | None]:

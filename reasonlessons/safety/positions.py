@@ -711,6 +711,7 @@ FINDERS: tuple[tuple[Finder, tuple[str, ...]], ...] = (
     (_prose, _SECRET_WORDS),
 )
 HINT_WORDS: tuple[str, ...] = tuple(sorted({h for _, hints in FINDERS for h in hints}))
+_HINT_SETS = tuple(frozenset(hints) for _, hints in FINDERS)  # one set test per finder, not a loop
 
 
 def spans(text: str, present: set[str] | None = None) -> list[Span]:
@@ -718,9 +719,9 @@ def spans(text: str, present: set[str] | None = None) -> list[Span]:
     occur in the lower-cased text (None: find out here)."""
     folded = text.lower() if present is None else ""
     out: list[Span] = []
-    for finder, hints in FINDERS:
+    for (finder, hints), hint_set in zip(FINDERS, _HINT_SETS, strict=True):
         if present is not None:
-            if not any(h in present for h in hints):
+            if present.isdisjoint(hint_set):
                 continue
         elif not any(h in folded for h in hints):
             continue

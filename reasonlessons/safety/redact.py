@@ -55,9 +55,26 @@ def _plan() -> tuple[list[tuple[Rule, tuple[tuple[str, str], ...], bool]], WordS
     return plan, WordSet(words)
 
 
+@lru_cache(maxsize=1)
+def _rules_by_hint() -> tuple[dict[str, tuple[int, ...]], tuple[int, ...]]:
+    """The plan's rules (by position) under each lower-cased hint, and those with no hint: a text
+    holding few hints looks at few rules instead of testing every rule's hints."""
+    plan, _ = _plan()
+    by_hint: dict[str, list[int]] = {}
+    for i, (_, hints, _) in enumerate(plan):
+        for _, low in hints:
+            by_hint.setdefault(low, []).append(i)
+    unhinted = tuple(i for i, (_, hints, _) in enumerate(plan) if not hints)
+    return {low: tuple(rules) for low, rules in by_hint.items()}, unhinted
+
+
 def _format_spans(text: str, folded: str, present: set[str]) -> Iterator[Span]:
     plan, _ = _plan()
-    for rule, hints, ignore_case in plan:
+    by_hint, unhinted = _rules_by_hint()
+    # Only rules with a hint in `present` can pass the test below; kept in the plan's order.
+    chosen = {*unhinted, *(i for low in present for i in by_hint.get(low, ()))}
+    for i in sorted(chosen):
+        rule, hints, ignore_case = plan[i]
         if hints and not any(low in present and h in (folded if ignore_case else text) for h, low in hints):
             continue
         for start, end in rule.spans(text):

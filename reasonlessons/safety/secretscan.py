@@ -154,8 +154,8 @@ def spans(text: str) -> list[tuple[int, int, str]]:
     # once (a state document has thousands of short lines); the keyword detector needs its line.
     folded = text.lower()
     present = words.present(folded)
-    for detector in regex:
-        found.extend((a, b, detector.kind) for a, b in _matches(detector, text, folded, present))
+    for d, p in _candidates(regex, present):
+        found.extend((a, b, regex[d].kind) for a, b in _matches(regex[d], p, text, folded, present))
     # Every secret-sounding name the keyword detector knows contains one of these.
     if not any(word in folded for word in ("key", "pass", "pwd", "secret", "contrase")):
         return found
@@ -215,15 +215,41 @@ def _keyword_lines(text: str, keywords: re.Pattern[str]) -> Iterator[tuple[int, 
         yield start, end
 
 
-def _matches(detector: _Detector, text: str, folded: str, present: set[str]) -> Iterator[tuple[int, int]]:
+@lru_cache(maxsize=1)
+def _by_word(
+    regex: tuple[_Detector, ...],
+) -> tuple[dict[str, tuple[tuple[int, int], ...]], tuple[tuple[int, int], ...]]:
+    """(detector, pattern) positions under each lower-cased string of the pattern's first needed
+    set, and the patterns that need nothing: `may_match` fails for a pattern none of whose first
+    set's strings is in `present`, so only these are worth testing."""
+    by_word: dict[str, list[tuple[int, int]]] = {}
+    always = []
+    for d, detector in enumerate(regex):
+        for p, (_, needed, _) in enumerate(detector.patterns):
+            if not needed:
+                always.append((d, p))
+            for word in {s.lower() for s in needed[0]} if needed else ():
+                by_word.setdefault(word, []).append((d, p))
+    return {w: tuple(at) for w, at in by_word.items()}, tuple(always)
+
+
+def _candidates(regex: tuple[_Detector, ...], present: set[str]) -> list[tuple[int, int]]:
+    """The (detector, pattern) positions that may match a text holding `present`, in order."""
+    by_word, always = _by_word(regex)
+    return sorted({*always, *(at for word in present for at in by_word.get(word, ()))})
+
+
+def _matches(
+    detector: _Detector, p: int, text: str, folded: str, present: set[str]
+) -> Iterator[tuple[int, int]]:
     # `analyze_string` yields findall() results, which for a pattern with a group is the group
     # alone: `(ghp|gho)_...` would yield "ghp". Spans come from the match instead.
-    for pattern, needed, ignore_case in detector.patterns:
-        if not may_match(needed, folded if ignore_case else text, present):
-            continue
-        for match in pattern.finditer(text):
-            if detector.valid is None or detector.valid(match.group(0)):
-                yield _secret_span(match)
+    pattern, needed, ignore_case = detector.patterns[p]
+    if not may_match(needed, folded if ignore_case else text, present):
+        return
+    for match in pattern.finditer(text):
+        if detector.valid is None or detector.valid(match.group(0)):
+            yield _secret_span(match)
 
 
 def _secret_span(match: re.Match[str]) -> tuple[int, int]:

@@ -150,3 +150,46 @@ def test_a_password_stated_in_prose_with_an_adverb_is_redacted_but_words_stay() 
     )
     for prose in ("the password is now required for login", "the token is now expired"):
         assert redact(prose).text == prose
+
+
+def _hint_texts() -> list[str]:
+    from tests.secretcorpus import corpus, ordinary_lines, wide_corpus
+
+    return (
+        [s.context for s in corpus() + wide_corpus()]
+        + ordinary_lines()
+        + [
+            "a pattern for the path, nothing secret",
+            "",
+        ]
+    )
+
+
+def test_the_rules_picked_by_hint_are_every_rule_the_old_loop_ran() -> None:
+    """redact and secretscan pick format rules and detector patterns through an index of their
+    hints; every rule whose own test passes (the loop over all rules before) must be picked."""
+    from reasonlessons.safety import redact as module
+    from reasonlessons.safety import secretscan
+    from reasonlessons.safety.needs import may_match
+
+    plan, words = module._plan()
+    by_hint, unhinted = module._rules_by_hint()
+    regex, _, _, detector_words = secretscan._detectors()
+    checked = 0
+    for text in _hint_texts():
+        folded = text.lower()
+        present = words.present(folded)
+        picked = {*unhinted, *(i for low in present for i in by_hint.get(low, ()))}
+        for i, (_, hints, ignore_case) in enumerate(plan):
+            seen = folded if ignore_case else text
+            if not hints or any(low in present and h in seen for h, low in hints):
+                assert i in picked, (text, plan[i][0].kind)
+                checked += 1
+        present = detector_words.present(folded)
+        candidates = set(secretscan._candidates(regex, present))
+        for d, detector in enumerate(regex):
+            for p, (_, needed, ignore_case) in enumerate(detector.patterns):
+                if may_match(needed, folded if ignore_case else text, present):
+                    assert (d, p) in candidates, (text, detector.kind)
+                    checked += 1
+    assert checked > 1000
