@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import shutil
-import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,27 +16,6 @@ from tests.repos import git
 
 HERE = RESOURCES / "replay"
 LESSON = "pytest-modulenotfounderror-no-module-named-calc"
-
-
-@pytest.fixture(autouse=True)
-def utc(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setenv("TZ", "UTC")
-    time.tzset()
-    yield
-    monkeypatch.undo()
-    time.tzset()
-
-
-@pytest.fixture
-def repo(tmp_path: Path) -> Path:
-    """The calc repository with the three-session Aider history at its root."""
-    root = tmp_path / "calc"
-    shutil.copytree(HERE / "calc", root)
-    shutil.copyfile(HERE / "three-sessions.aider.chat.history.md", root / ".aider.chat.history.md")
-    git(root, "init", "-q")
-    git(root, "add", "-A")
-    git(root, "commit", "-q", "-m", "calc")
-    return root
 
 
 def _run(repo: Path, tmp_path: Path, **options: Any) -> dict[str, Any]:

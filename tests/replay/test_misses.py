@@ -9,13 +9,8 @@ fix, `python -m pytest -q`, asks recall again: the rival, not yet injected there
 
 from __future__ import annotations
 
-import shutil
-import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from reasonlessons import capture
 from reasonlessons.lessons.locations import Locations
@@ -26,7 +21,6 @@ from reasonlessons.replay.scratch import scratch_project
 from reasonlessons.replay.simulate import Replayed, replay_session
 from reasonlessons.store import config
 from tests.paths import RESOURCES
-from tests.repos import git
 
 HERE = RESOURCES / "replay"
 LESSON = "pytest-needs-python-m"
@@ -52,24 +46,6 @@ source: heuristic
 
 - {body}
 """
-
-
-@pytest.fixture(autouse=True)
-def utc(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setenv("TZ", "UTC")
-    time.tzset()
-    yield
-    monkeypatch.undo()
-    time.tzset()
-
-
-@pytest.fixture
-def repo(tmp_path: Path) -> Path:
-    root = tmp_path / "calc"
-    shutil.copytree(HERE / "calc", root)
-    shutil.copyfile(HERE / "three-sessions.aider.chat.history.md", root / ".aider.chat.history.md")
-    git(root, "init", "-q")
-    return root
 
 
 def _write(folder: Path, name: str, confidence: float, description: str, body: str) -> None:

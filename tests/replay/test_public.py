@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import shutil
 import tarfile
-import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,15 +18,6 @@ from tests.repos import git
 
 AIDER = REPO_ROOT.parent / "shared" / "quality" / "aider"
 HISTORY = ".aider.chat.history.md"
-
-
-@pytest.fixture(autouse=True)
-def utc(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setenv("TZ", "UTC")
-    time.tzset()
-    yield
-    monkeypatch.undo()
-    time.tzset()
 
 
 def _labels() -> list[dict[str, Any]]:

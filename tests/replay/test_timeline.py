@@ -1,25 +1,12 @@
 from __future__ import annotations
 
 import datetime as dt
-import time
-from collections.abc import Iterator
-
-import pytest
 
 from reasonlessons.replay import timeline
 from reasonlessons.sessions.adapters import aider, claude_code
 from tests.paths import RESOURCES
 
 LOGS = RESOURCES / "logs"
-
-
-@pytest.fixture(autouse=True)
-def utc(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setenv("TZ", "UTC")
-    time.tzset()
-    yield
-    monkeypatch.undo()
-    time.tzset()
 
 
 def test_sessions_of_all_logs_oldest_first_file_order_kept() -> None:
