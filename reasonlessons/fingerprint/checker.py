@@ -34,7 +34,7 @@ from reasonlessons.fingerprint.drift import (
     from_record,
     to_record,
 )
-from reasonlessons.fingerprint.entry import DIR, FIELD, FILE, GLOB, Entry, parse_entry
+from reasonlessons.fingerprint.entry import DIR, FIELD, FILE, GLOB, Entry, Segment, parse_entry
 from reasonlessons.fingerprint.facts import (
     ABSENT,
     MATCH,
@@ -72,7 +72,8 @@ class Checker:
         t0 = time.time_ns()
         self._t0 = t0
         self._dirs = DirIndex(self.root, self._doc["dirs"], gen=self.gen, t0=t0, skip=_SKIP, deps=deps)
-        self._memo: dict[tuple[str, str, str], Fact] = {}
+        # Keyed by the parsed field path, not its text: `Entry.field_text` joins it anew on each call.
+        self._memo: dict[tuple[str, str, tuple[Segment, ...]], Fact] = {}
         self._dirty = False
         self._real_root: str | None = None
         self._inside_dirs: dict[str, bool] = {}
@@ -94,7 +95,7 @@ class Checker:
 
     def fact(self, entry: Entry) -> Fact:
         """The entry's value in the work tree now."""
-        key = (entry.kind, entry.path, entry.field_text)
+        key = (entry.kind, entry.path, entry.field)
         found = self._memo.get(key)
         if found is None:
             if entry.kind in (FILE, FIELD):
