@@ -34,7 +34,7 @@ from reasonlessons.fingerprint.drift import (
     from_record,
     to_record,
 )
-from reasonlessons.fingerprint.entry import DIR, FIELD, FILE, GLOB, Entry, parse_entry
+from reasonlessons.fingerprint.entry import DIR, FIELD, FILE, GLOB, Entry, Segment, parse_entry
 from reasonlessons.fingerprint.facts import (
     ABSENT,
     MATCH,
@@ -72,7 +72,8 @@ class Checker:
         t0 = time.time_ns()
         self._t0 = t0
         self._dirs = DirIndex(self.root, self._doc["dirs"], gen=self.gen, t0=t0, skip=_SKIP, deps=deps)
-        self._memo: dict[tuple[str, str, str], Fact] = {}
+        # Keyed by the parsed field path, not its text: `Entry.field_text` joins it anew on each call.
+        self._memo: dict[tuple[str, str, tuple[Segment, ...]], Fact] = {}
         self._dirty = False
         self._real_root: str | None = None
         self._inside_dirs: dict[str, bool] = {}
@@ -94,7 +95,7 @@ class Checker:
 
     def fact(self, entry: Entry) -> Fact:
         """The entry's value in the work tree now."""
-        key = (entry.kind, entry.path, entry.field_text)
+        key = (entry.kind, entry.path, entry.field)
         found = self._memo.get(key)
         if found is None:
             if entry.kind in (FILE, FIELD):
@@ -107,7 +108,7 @@ class Checker:
         return found
 
     def _file(self, entry: Entry) -> Fact:
-        st, early = stat_target(self.root, entry)
+        st, early, link = stat_target(self.root, entry)
         if self.deps is not None:
             self.deps.saw(f"{self.root}/{entry.path}", st, follow=True)
         if early is not None or st is None:
@@ -119,7 +120,7 @@ class Checker:
         hit = section.get(key)
         if hit is not None and hit[0] == stamp:
             return Fact(hit[1], value=hit[2], problem=hit[3])
-        if not self._inside(entry.path):
+        if not self._inside(entry.path, link):
             return unreadable("resolves outside the repository through a symbolic link: use a path inside it")
         fact = (
             field_from(entry, self._document(entry.path, st)) if is_field else file_fact(self.root, entry, st)
@@ -136,8 +137,8 @@ class Checker:
             self._docs[path] = data if isinstance(data, Fact) else parse(path, data)
         return self._docs[path]
 
-    def _inside(self, path: str) -> bool:
-        """Whether the file, symbolic links resolved, is inside the work tree."""
+    def _inside(self, path: str, link: bool) -> bool:
+        """Whether the file (`link`: itself a symbolic link), links resolved, is inside the work tree."""
         if self._real_root is None:
             self._real_root = os.path.realpath(self.root)
         parent = parent_of(path)
@@ -146,8 +147,7 @@ class Checker:
             real = self._real_dir(parent)
             root = self._real_root
             ok = self._inside_dirs[parent] = real == root or real.startswith(root + os.sep)
-        full = f"{self.root}/{path}"
-        return ok and (not os.path.islink(full) or inside(self._real_root, full))
+        return ok and (not link or inside(self._real_root, f"{self.root}/{path}"))
 
     def _real_dir(self, rel: str) -> str:
         """`os.path.realpath` of a directory of the work tree, from its parent's: one `lstat` each."""

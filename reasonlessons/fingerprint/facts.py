@@ -72,23 +72,30 @@ def glob_fact(match: str | None) -> Fact:
     return Fact(MATCH, value=match) if match is not None else Fact(ABSENT)
 
 
-def stat_target(root: str, entry: Entry) -> tuple[os.stat_result | None, Fact | None]:
-    """stat() an entry's file; a Fact instead when it is absent or cannot be a file."""
+def stat_target(root: str, entry: Entry) -> tuple[os.stat_result | None, Fact | None, bool]:
+    """stat() an entry's file; a Fact instead when it is absent or cannot be a file; and whether
+    the path itself is a symbolic link. An lstat() first, which for anything but a link is the
+    stat() itself: a cold check then asks the kernel once per file, not twice."""
+    path = f"{root}/{entry.path}"
+    link = False
     try:
-        st = os.stat(f"{root}/{entry.path}")
+        st = os.lstat(path)
+        if stat.S_ISLNK(st.st_mode):
+            link = True
+            st = os.stat(path)
     except FileNotFoundError:
-        return None, Fact(ABSENT)
+        return None, Fact(ABSENT), link
     except OSError as exc:
         if exc.errno == errno.ENOTDIR:
-            return None, Fact(ABSENT)
+            return None, Fact(ABSENT), link
         if exc.errno == errno.ELOOP:
-            return None, unreadable("is a symbolic link loop: point the link at a real file")
-        return None, unreadable(f"cannot stat ({exc.strerror or exc}): check permissions")
+            return None, unreadable("is a symbolic link loop: point the link at a real file"), link
+        return None, unreadable(f"cannot stat ({exc.strerror or exc}): check permissions"), link
     if stat.S_ISDIR(st.st_mode):
-        return st, unreadable("is a directory: end the entry with '/' to fingerprint its shape")
+        return st, unreadable("is a directory: end the entry with '/' to fingerprint its shape"), link
     if not stat.S_ISREG(st.st_mode):
-        return st, unreadable("is not a regular file: fingerprint a regular file")
-    return st, None
+        return st, unreadable("is not a regular file: fingerprint a regular file"), link
+    return st, None, link
 
 
 def inside(root: str, path: str) -> bool:

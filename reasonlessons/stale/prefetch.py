@@ -49,38 +49,40 @@ def split_check(
     now: dt.datetime,
     progress: Callable[[int, int], None] | None = None,
     listed: list[tuple[Path, str, str | None]] | None = None,
-) -> dict[str, Any]:
+) -> tuple[dict[str, Any], set[str]]:
     """Check half of the lessons here and, when worth it, half in a forked child whose findings go
-    into `checker`; the lesson meta cache entries parsed by either, for `meta_cache.scan(known=...)`.
+    into `checker`. Returns the lesson meta cache entries parsed by either, for
+    `meta_cache.scan(known=...)`, and the keys of those whose fingerprint did not drift (`fresh`).
     `listed` is `meta_cache.files(loc, scopes)` when the caller has it."""
     if not _worth_forking(loc, checker):
-        return {}
+        return {}, set()
     if listed is None:
         listed = meta_cache.files(loc, scopes)
     paths = [path for path, _, problem in listed if problem is None]
     if len(paths) < MIN_LESSONS:
-        return {}
+        return {}, set()
     half = len(paths) // 2
     base = checker.snapshot()
     old = meta_cache.stored(loc)
     _preload()
 
     def child_work() -> dict[str, Any]:
-        index = _check(checker, paths[half:], old, now)
+        index, fresh = _check(checker, paths[half:], old, now)
         checker.close()
-        return {"index": index, "checker": checker.learned(base)}
+        return {"index": index, "fresh": sorted(fresh), "checker": checker.learned(base)}
 
     child = _fork(child_work)
     try:
         # The child checks its half at about the same pace: this half's progress counts twice.
         tick = None if progress is None else lambda done: progress(min(2 * done, len(paths)), len(paths))
-        known = _check(checker, paths[:half], old, now, tick)
+        known, fresh = _check(checker, paths[:half], old, now, tick)
     finally:
         found = _join(child) if child is not None else None
     if isinstance(found, dict) and isinstance(found.get("index"), dict):
         known.update(found["index"])
+        fresh.update(found["fresh"])
         checker.absorb(found["checker"], base)
-    return known
+    return known, fresh
 
 
 def _preload() -> None:
@@ -121,9 +123,11 @@ def _check(
     old: dict[str, Any],
     now: dt.datetime,
     tick: Callable[[int], None] | None = None,
-) -> dict[str, Any]:
-    """Read these lesson files and compute what checking them needs; their meta cache entries."""
+) -> tuple[dict[str, Any], set[str]]:
+    """Read these lesson files and compute what checking them needs; their meta cache entries, and
+    the keys of those whose fingerprint did not drift."""
     index = meta_cache.parse(paths, old)
+    fresh: set[str] = set()
     for done, (key, (_, meta, _)) in enumerate(index.items(), 1):
         if tick is not None:
             tick(done)
@@ -133,9 +137,12 @@ def _check(
         # Superseded names are known only once every lesson is read: checking a few lessons the
         # real pass skips costs a little time, never a different answer.
         if status_of(lesson, now=now, superseded=set(), drift=None) == STATUS_ACTIVE:
-            for drift in checker.drift(lesson):
+            drifts = checker.drift(lesson)
+            for drift in drifts:
                 _ = drift.commit
-    return index
+            if not drifts:
+                fresh.add(key)
+    return index, fresh
 
 
 def _fork(work: Callable[[], Any]) -> tuple[int, int, bool] | None:

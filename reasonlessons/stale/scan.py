@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from reasonlessons.fingerprint import Drift
     from reasonlessons.fingerprint.applies import NotApplying
     from reasonlessons.fingerprint.deps import Deps
+    from reasonlessons.lessons.model import Lesson
     from reasonlessons.store.project import Project
 
 
@@ -78,7 +79,7 @@ def scan_stale(
     with Checker(loc.root, state_dir=state_dir, deps=deps) as checker:
         # Cold, half of the work goes to a forked process (see prefetch.py); the same answer.
         listed = meta_cache.files(loc, scopes)  # listed once for both (1,000 Paths cost ~10 ms)
-        known = split_check(loc, scopes, checker, now=now, progress=progress, listed=listed)
+        known, fresh = split_check(loc, scopes, checker, now=now, progress=progress, listed=listed)
         lessons, bad = meta_cache.scan(loc, scopes, deps, known=known, listed=listed)
         superseded = superseded_names(lessons)
         project_names = {lesson.name for lesson in lessons if lesson.scope == SCOPE_PROJECT}
@@ -93,7 +94,7 @@ def scan_stale(
             if status_of(lesson, now=now, superseded=superseded, drift=None) != STATUS_ACTIVE:
                 continue
             result.checked += 1
-            drift = checker.drift(lesson)
+            drift = [] if _checked_fresh(lesson, known, fresh) else checker.drift(lesson)
             missing = [] if drift else checker.applies(lesson)
             if missing:
                 result.not_applying.append(NotApplyingReport(lesson.name, lesson.path, missing))
@@ -102,6 +103,15 @@ def scan_stale(
                     _ = item.commit  # resolve now, so the cache saved on exit keeps the answer
                 result.reports.append(StaleReport(lesson.name, lesson.scope or "", lesson.path, drift))
     return result
+
+
+def _checked_fresh(lesson: Lesson, known: dict[str, Any], fresh: set[str]) -> bool:
+    """Whether split_check already found this lesson's fingerprint undrifted, from the same
+    frontmatter (a drift depends on nothing else: the facts are this run's either way). Its final
+    pass then skips parsing and comparing those entries again, half of them new to this process.
+    A global lesson's check there is the stricter one (its entries compared, not only parsed)."""
+    key = str(lesson.path)
+    return key in fresh and known[key][1] == lesson.meta
 
 
 def stale_lessons(project: Project) -> list[StaleReport]:

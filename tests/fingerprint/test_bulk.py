@@ -31,9 +31,43 @@ def test_kinds_of_many_names_are_the_kinds_of_each(listed: list[str]) -> None:
     assert kinds_of(listed, "/".join(listed)) == {kind_of(name) for name in listed}
 
 
+stems = st.text(alphabet=string.ascii_letters[:4] + "-_é", min_size=1, max_size=6)
+shared_suffixes = st.sampled_from([".ts", ".test.ts", ".d.ts", ".", "..", ".a.", ".2024", ".x.y", ".x.y.z"])
+
+
+@fuzz_settings(ci=400)
+@given(
+    shared_suffixes,
+    st.lists(stems, min_size=1, max_size=20),
+    st.lists(st.tuples(st.integers(min_value=0, max_value=19), file_names), max_size=2),
+)
+def test_kinds_of_a_directory_of_one_suffix_are_the_kinds_of_each(
+    suffix: str, stem_list: list[str], odd: list[tuple[int, str]]
+) -> None:
+    # The shortcut for names sharing one tail (kinds._shared_tail), and near misses: a stem with a
+    # dot, a name without the suffix, a longer or shorter suffix on one name.
+    listed = [stem + suffix for stem in stem_list]
+    for at, name in odd:
+        listed[at % len(listed)] = name
+    assert kinds_of(listed) == {kind_of(name) for name in listed}
+
+
 @pytest.mark.parametrize(
     "listed",
-    [[], ["Makefile"], ["a.ts", "README"], ["a.ts", "b.ts"], [".env.local", "a.ts"], ["a..b", "c."]],
+    [
+        [],
+        ["Makefile"],
+        ["a.ts", "README"],
+        ["a.ts", "b.ts"],
+        [".env.local", "a.ts"],
+        ["a..b", "c."],
+        ["a.ts", "b.test.ts"],
+        ["a.b.ts", "c.ts"],
+        ["x.ts.ts", "y.ts"],
+        ["a.test.ts", "b.test.ts"],
+        ["a.b.test.ts", "c.test.ts"],
+        ["ts", "a.ts"],
+    ],
 )
 def test_kinds_of_examples(listed: list[str]) -> None:
     assert kinds_of(listed) == {kind_of(name) for name in listed}

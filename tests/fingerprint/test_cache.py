@@ -148,3 +148,24 @@ def test_without_a_state_dir_nothing_is_written(repo: Path, later: None) -> None
     state.rmdir()
     assert run(repo, recorded)[0] == []
     assert not state.exists()
+
+
+def test_one_run_computes_a_field_once_however_it_is_spelled_and_never_mixes_fields(
+    git_repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A run remembers facts by the parsed field path: `./cfg.json#a.b` is `cfg.json#a.b`, but the
+    # quoted key `"a.b"` is another field with the same letters.
+    (git_repo / "cfg.json").write_text('{"a": {"b": 1}, "a.b": 2}\n')
+    parsed: list[str] = []
+    real = facts_module.field_from
+
+    def counting(entry: Any, doc: object) -> Any:
+        parsed.append(entry.text)
+        return real(entry, doc)
+
+    monkeypatch.setattr("reasonlessons.fingerprint.checker.field_from", counting)
+    texts = ["cfg.json#a.b", "./cfg.json#a.b", 'cfg.json#"a.b"']
+    recorded = record(git_repo, texts)
+    assert recorded["cfg.json#a.b"] == recorded["./cfg.json#a.b"] != recorded['cfg.json#"a.b"']
+    assert parsed == ["cfg.json#a.b", 'cfg.json#"a.b"']
+    assert recorded == {text: record(git_repo, [text])[text] for text in texts}

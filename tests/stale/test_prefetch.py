@@ -201,3 +201,27 @@ def test_a_change_the_child_saw_invalidates_the_stored_answer(
         stale_main(repo, check=False, as_json=True)
         after = {r["name"] for r in json.loads(capsys.readouterr().out)}
     assert after == before | {"shared", "c-file"}
+
+
+@LINUX
+def test_a_lesson_rewritten_after_the_split_check_is_checked_again(
+    repo: Path, forks: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The split check found c-file fresh; its final pass skips it only while its frontmatter is the
+    # one checked (scan.py's `_checked_fresh`). Rewritten in between, it is compared again.
+    lesson_file = repo / ".reasonix" / "lessons" / "c-file.md"
+    real = meta_cache.scan
+
+    def rewriting(*args: Any, **kwargs: Any) -> Any:
+        text = lesson_file.read_text()
+        recorded = text.split("c/package.json:\n", 2)[-1]
+        old_hash = recorded.split("hash: ", 1)[1].split("\n", 1)[0]
+        lesson_file.write_text(text.replace(old_hash, "xxh3:0000000000000000"))
+        return real(*args, **kwargs)
+
+    expected = single_process(repo, monkeypatch)
+    assert "c-file" not in {name for name, _, _ in expected[0]}
+    monkeypatch.setattr(meta_cache, "scan", rewriting)
+    stale = {name for name, _, _ in answer(repo)[0]}
+    assert len(forks) == 1
+    assert "c-file" in stale
