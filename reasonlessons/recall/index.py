@@ -231,7 +231,10 @@ class LessonIndex:
 
     def postings(self, terms: Iterable[str]) -> dict[str, list[Posting]]:
         """Every posting of `terms` as tuples (whole lists: for tests and tools, not for a turn)."""
-        return {term: list(zip(*lists, strict=True)) for term, lists in self.term_lists(terms).items()}
+        return {
+            term: list(zip(lists.ids, lists.tfs, lists.dls, strict=True))
+            for term, lists in self.term_lists(terms).items()
+        }
 
     def term_stats(self, terms: Iterable[str]) -> dict[str, tuple[int, str]]:
         """term -> (document frequency, skyline text) for the indexed ones among `terms`."""
@@ -239,7 +242,7 @@ class LessonIndex:
         return postings.stats(self.conn, terms)
 
     def term_lists(self, terms: Iterable[str]) -> dict[str, Lists]:
-        """term -> (doc ids, tfs, dls) arrays for the indexed ones among `terms`."""
+        """term -> its postings (doc ids, tfs, dls, impact order) for the indexed ones among `terms`."""
         assert self.conn is not None
         return postings.read(self.conn, terms)
 

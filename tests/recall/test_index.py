@@ -244,5 +244,5 @@ def test_an_update_files_new_lessons_after_the_kept_ones(loc: Locations) -> None
     assert after[first] > max(d for p, d in before.items() if p != first)
     assert {p: d for p, d in after.items() if p != first} == {p: d for p, d in before.items() if p != first}
     for term, docs in image.execute("SELECT term, docs FROM terms"):
-        ids = list(postings.decode(docs, b"", b"")[0])
+        ids = list(postings.decode(docs, b"", b"").ids)
         assert ids == sorted(ids), term

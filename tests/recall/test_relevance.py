@@ -131,6 +131,7 @@ def constants(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -
         monkeypatch.setattr(relevance, "SEED_POSTINGS", 3)
         monkeypatch.setattr(relevance, "SEED_PER_WANTED", 1)
         monkeypatch.setattr(relevance, "FIRST_K", 1)
+        monkeypatch.setattr(relevance, "CHUNK", 1)  # choose the term to read after every posting
         monkeypatch.setattr(relevance, "DICT_AFTER", 0)  # look up through dicts, not bisection
     return str(request.param)
 
