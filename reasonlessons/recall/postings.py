@@ -24,12 +24,12 @@ import json
 import sqlite3
 import sys
 from array import array
-from collections.abc import Iterable
-from typing import NamedTuple
+from collections.abc import Iterable, Sequence
+from typing import Final, NamedTuple
 
 from reasonlessons.recall import bm25
 
-TYPECODE = "I"  # unsigned 32-bit: a 256 KiB lesson has well under 2**32 words
+TYPECODE: Final = "I"  # unsigned 32-bit: a 256 KiB lesson has well under 2**32 words
 BYTEORDER = sys.byteorder
 
 DDL = """
@@ -39,23 +39,30 @@ CREATE TABLE terms (term TEXT NOT NULL UNIQUE, df INTEGER NOT NULL, sky TEXT NOT
 
 
 class Lists(NamedTuple):
-    """A term's postings: parallel arrays in document order, and its impact order."""
+    """A term's postings as a turn reads them: parallel views in document order (no copy)."""
 
-    ids: array[int]
-    tfs: array[int]
-    dls: array[int]
-    impact: array[int]  # positions in the arrays above, highest share first (ties: document order)
-    at: float  # the average document length the impact order was computed with
+    ids: Sequence[int]
+    tfs: Sequence[int]
+    dls: Sequence[int]
+    at: float  # the average document length the term's impact order was computed with
 
 
-def decode(docs: bytes, tfs: bytes, dls: bytes, impact: bytes = b"", at: float = 0.0) -> Lists:
-    out = Lists(array(TYPECODE), array(TYPECODE), array(TYPECODE), array(TYPECODE), at)
-    for arr, data in zip(out[:4], (docs, tfs, dls, impact), strict=True):
+def view(data: bytes) -> Sequence[int]:
+    """The packed integers in `data`, read in place: copying a common word's list into an array
+    costs more than the page faults of a fresh buffer, on every turn."""
+    return memoryview(data).cast(TYPECODE)
+
+
+def _arrays(*blobs: bytes) -> list[array[int]]:
+    out = []
+    for data in blobs:
+        arr = array(TYPECODE)
         arr.frombytes(data)
+        out.append(arr)
     return out
 
 
-def impact_order(tfs: array[int], dls: array[int], avgdl: float) -> array[int]:
+def impact_order(tfs: Sequence[int], dls: Sequence[int], avgdl: float) -> array[int]:
     """Positions of the postings by their share of a score, highest first, equal shares in
     document order (a term's weight scales every share alike: the order does not depend on it)."""
     top, base, per = bm25.K1 + 1.0, bm25.K1 * (1.0 - bm25.B), bm25.K1 * bm25.B / (avgdl or 1.0)
@@ -63,15 +70,15 @@ def impact_order(tfs: array[int], dls: array[int], avgdl: float) -> array[int]:
     return array(TYPECODE, sorted(range(len(shares)), key=shares.__getitem__, reverse=True))
 
 
-def rest_bound(weight: float, lists: Lists, read: int, avgdl: float) -> float:
+def rest_bound(weight: float, lists: Lists, impact: Sequence[int], read: int, avgdl: float) -> float:
     """The largest share of a score any posting after the first `read` in impact order can make.
 
     The next posting's share, at the average the order was computed with, bounds the rest's there;
     a share grows with the average by at most the ratio of the averages (a document length counts
     in its denominator divided by it), and shrinks when it falls."""
-    if read >= len(lists.impact):
+    if read >= len(impact):
         return 0.0
-    i = lists.impact[read]
+    i = impact[read]
     share = bm25.contribution(weight, lists.tfs[i], lists.dls[i], lists.at or 1.0)
     return share * max(1.0, avgdl / (lists.at or 1.0))
 
@@ -111,7 +118,7 @@ class Changes:
         rows: list[tuple[str, int, str, bytes, bytes, bytes, bytes, float]] = []
         for term in touched:
             sky, docs, tfs, dls = old.get(term, ("", b"", b"", b""))
-            ids, tf_arr, dl_arr, _, _ = decode(docs, tfs, dls)
+            ids, tf_arr, dl_arr = _arrays(docs, tfs, dls)
             removed = self.removed.get(term)
             if removed:
                 keep = [i for i, doc in enumerate(ids) if doc not in removed]
@@ -149,6 +156,15 @@ def stats(conn: sqlite3.Connection, terms: Iterable[str]) -> dict[str, tuple[int
 
 
 def read(conn: sqlite3.Connection, terms: Iterable[str]) -> dict[str, Lists]:
-    """term -> its posting lists, for the indexed ones among `terms`."""
-    sql = "SELECT term, docs, tfs, dls, impact, at FROM terms WHERE term IN (SELECT value FROM json_each(?))"
-    return {row[0]: decode(*row[1:]) for row in conn.execute(sql, (json.dumps(list(terms)),))}
+    """term -> its posting lists, for the indexed ones among `terms` (not their impact order)."""
+    sql = "SELECT term, docs, tfs, dls, at FROM terms WHERE term IN (SELECT value FROM json_each(?))"
+    return {
+        term: Lists(view(docs), view(tfs), view(dls), at)
+        for term, docs, tfs, dls, at in conn.execute(sql, (json.dumps(list(terms)),))
+    }
+
+
+def read_impact(conn: sqlite3.Connection, term: str) -> Sequence[int]:
+    """The impact order of an indexed term (fetched only for the terms a search reads that way)."""
+    row = conn.execute("SELECT impact FROM terms WHERE term = ?", (term,)).fetchone()
+    return view(row[0] if row else b"")

@@ -15,13 +15,15 @@ a full read:
    shares of every term come first; each lesson read gets a partial sum and the set of terms it
    was read in.
 3. A first threshold: the k-th best exact score among a few seed lessons, the best partial sums
-   after SEED_POSTINGS postings. The k-th best lesson overall scores at least that.
+   after SEED_POSTINGS postings (those read in enough non-generic terms first: they qualify). The
+   k-th best lesson overall scores at least that.
 4. Reading goes on until the bounds of what is left add up to less than the threshold: a lesson
    not read in any term cannot reach it. Rarer words are then usually read whole and common ones
    not at all, or only their best postings.
 5. A lesson read scores at most its partial sum plus the rest bounds of the terms it was not read
    in; those that can still reach the threshold have those terms looked up (highest bound first,
-   dropping each lesson that no longer can), and what remains is scored exactly.
+   dropping each lesson that no longer can, or can no longer share enough non-generic terms), and
+   what remains is scored exactly.
 
 Every lesson scoring at least the threshold survives (no bound is below a real share, and partial
 sums, added in another order, get MARGIN of slack), so the survivors at or above it, in (score, id)
@@ -38,7 +40,7 @@ from __future__ import annotations
 import heapq
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Callable, Collection, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from operator import itemgetter
 from typing import TYPE_CHECKING
 
@@ -88,6 +90,7 @@ class TextSearch:
         self._where: dict[str, dict[int, int]] = {}
         self._exact: dict[int, tuple[float, int]] = {}  # doc -> (score, shared non-generic terms)
         # Reading in impact order, kept across rounds (a larger k reads on from here).
+        self._impact: dict[str, Sequence[int]] = {}  # impact orders, fetched when first read
         self._read = dict.fromkeys(self.terms, 0)  # postings read per term
         self._rest = dict(self.bound)  # what any posting not yet read can add, per term
         self._bit = {t: 1 << i for i, t in enumerate(self.terms)}
@@ -98,7 +101,7 @@ class TextSearch:
 
     def _find(self, term: str, docs: Collection[int]) -> Iterator[tuple[int, Hit]]:
         """(doc, (tf, dl)) for each of `docs` that contains `term`."""
-        ids, tfs, dls = self._lists[term][:3]
+        ids, tfs, dls, _ = self._lists[term]
         self.work["lookups"] += len(docs)
         where = self._where.get(term)
         if where is None and len(docs) > DICT_AFTER * len(ids):
@@ -118,19 +121,22 @@ class TextSearch:
     def _read_on(self, term: str, count: int) -> None:
         """Read the next `count` postings of `term` in impact order into the partial sums."""
         lists = self._lists[term]
+        impact = self._impact.get(term)
+        if impact is None:
+            impact = self._impact[term] = self.idx.term_impact(term)
         start = self._read[term]
         end = min(start + count, self.df[term])
         ids, tfs, dls = lists.ids, lists.tfs, lists.dls
         top, base, per = self.weight[term] * (K1 + 1.0), K1 * (1.0 - B), K1 * B / self.avgdl
         acc, seen, bit = self._sum, self._seen, self._bit[term]
         get, seen_get = acc.get, seen.get
-        for i in lists.impact[start:end]:
+        for i in impact[start:end]:
             doc, tf = ids[i], tfs[i]
             acc[doc] = get(doc, 0.0) + top * tf / (tf + base + per * dls[i])
             seen[doc] = seen_get(doc, 0) | bit
         self.work["scanned"] += end - start
         self._read[term] = end
-        rest = rest_bound(self.weight[term], lists, end, self.avgdl)
+        rest = rest_bound(self.weight[term], lists, impact, end, self.avgdl)
         self._rest[term] = min(self._rest[term], rest)
 
     def _read_best(self) -> bool:
@@ -264,16 +270,20 @@ class TextSearch:
             where = self._where.get(term)
             steps.append((bits[term], rest[term], term not in GENERIC, lists, len(lists.ids), where, share))
         left_specific = sum(bits[t] for t in left) & specific
-        unknown: dict[int, float] = {}  # by the bits of a lesson's terms read: what the others can add
+        # By the bits of the terms a lesson was read in (it has those): what the others can still
+        # add, how many non-generic terms it lacks and how many it may still have.
+        unknown: dict[int, tuple[float, int, int]] = {}
         out: list[int] = []
         lookups = 0
+        seen = self._seen
         for doc, value in self._sum.items():
-            mask = self._seen[doc]  # the terms it was read in: it has those
-            open_ = unknown.get(mask)
-            if open_ is None:
-                open_ = unknown[mask] = sum(rest[t] for t in left if not mask & bits[t])
-            lacking = min_shared - (mask & specific).bit_count()  # non-generic terms still to find
-            maybe = (left_specific & ~mask).bit_count()  # non-generic terms it may still have
+            mask = seen[doc]
+            known = unknown.get(mask)
+            if known is None:
+                open_bound = sum(rest[t] for t in left if not mask & bits[t])
+                lacking_now = min_shared - (mask & specific).bit_count()
+                known = unknown[mask] = (open_bound, lacking_now, (left_specific & ~mask).bit_count())
+            open_, lacking, maybe = known
             if value + open_ < need or lacking > maybe or doc in exclude:
                 continue
             for bit, bound, counts, lists, n, where, (top, base, per) in steps:
