@@ -18,7 +18,7 @@ import json
 import os
 import sqlite3
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -231,7 +231,10 @@ class LessonIndex:
 
     def postings(self, terms: Iterable[str]) -> dict[str, list[Posting]]:
         """Every posting of `terms` as tuples (whole lists: for tests and tools, not for a turn)."""
-        return {term: list(zip(*lists, strict=True)) for term, lists in self.term_lists(terms).items()}
+        return {
+            term: list(zip(lists.ids, lists.tfs, lists.dls, strict=True))
+            for term, lists in self.term_lists(terms).items()
+        }
 
     def term_stats(self, terms: Iterable[str]) -> dict[str, tuple[int, str]]:
         """term -> (document frequency, skyline text) for the indexed ones among `terms`."""
@@ -239,9 +242,14 @@ class LessonIndex:
         return postings.stats(self.conn, terms)
 
     def term_lists(self, terms: Iterable[str]) -> dict[str, Lists]:
-        """term -> (doc ids, tfs, dls) arrays for the indexed ones among `terms`."""
+        """term -> its postings (doc ids, tfs, dls) for the indexed ones among `terms`."""
         assert self.conn is not None
         return postings.read(self.conn, terms)
+
+    def term_impact(self, term: str) -> Sequence[int]:
+        """The positions of an indexed term's postings, highest share of a score first."""
+        assert self.conn is not None
+        return postings.read_impact(self.conn, term)
 
     def docs(self, ids: Iterable[int]) -> dict[int, DocInfo]:
         sql = (

@@ -32,8 +32,8 @@ from reasonlessons.support import stamp as stamps
 from reasonlessons.support.tokens import tokenize
 
 # 6: packed posting lists with df and skyline, commands by literal; 7: each lesson's prior
-# confidence and agents.
-SCHEMA = "reasonlessons-recall-index/7"
+# confidence and agents; 8: each posting list's impact order.
+SCHEMA = "reasonlessons-recall-index/8"
 # matches once the file is old enough to trust, so the file is read again then.
 RACY = "racy"
 ABSENT = "absent"

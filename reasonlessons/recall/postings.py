@@ -6,9 +6,16 @@ reads a few rows, each as one blob copied into an `array`, and never builds a Py
 posting it does not look at; a SQLite row per posting cost a microsecond each to hand to Python,
 which is what made a word found in most lessons expensive.
 
+Each row also holds its impact order: the positions of its postings, highest share of a score
+first, as BM25 gives it with the average document length of the index when the row was written
+(kept beside it). Reading a list in that order, the posting to read next bounds everything not yet
+read, so a search can stop early however many lessons share the word (recall/relevance.py); the
+bound still holds after the average moved (`rest_bound`).
+
 Arrays are in this machine's byte order (the index records it: a foreign image is rebuilt). An
 update rewrites the rows of the terms whose lessons changed: removed lessons are filtered out and
-new ones appended (a new lesson gets a higher id than any indexed one, so order is kept).
+new ones appended (a new lesson gets a higher id than any indexed one, so order is kept), and the
+impact order is computed again.
 """
 
 from __future__ import annotations
@@ -17,32 +24,63 @@ import json
 import sqlite3
 import sys
 from array import array
-from collections.abc import Iterable
-from typing import TypeAlias
+from collections.abc import Iterable, Sequence
+from typing import Final, NamedTuple
 
 from reasonlessons.recall import bm25
 
-TYPECODE = "I"  # unsigned 32-bit: a 256 KiB lesson has well under 2**32 words
+TYPECODE: Final = "I"  # unsigned 32-bit: a 256 KiB lesson has well under 2**32 words
 BYTEORDER = sys.byteorder
 
 DDL = """
 CREATE TABLE terms (term TEXT NOT NULL UNIQUE, df INTEGER NOT NULL, sky TEXT NOT NULL,
-    docs BLOB NOT NULL, tfs BLOB NOT NULL, dls BLOB NOT NULL);
+    docs BLOB NOT NULL, tfs BLOB NOT NULL, dls BLOB NOT NULL, impact BLOB NOT NULL, at REAL NOT NULL);
 """
 
-# (document ids, term frequencies, document lengths), parallel and in document order.
-Lists: TypeAlias = tuple["array[int]", "array[int]", "array[int]"]
+
+class Lists(NamedTuple):
+    """A term's postings as a turn reads them: parallel views in document order (no copy)."""
+
+    ids: Sequence[int]
+    tfs: Sequence[int]
+    dls: Sequence[int]
+    at: float  # the average document length the term's impact order was computed with
 
 
-def empty() -> Lists:
-    return array(TYPECODE), array(TYPECODE), array(TYPECODE)
+def view(data: bytes) -> Sequence[int]:
+    """The packed integers in `data`, read in place: copying a common word's list into an array
+    costs more than the page faults of a fresh buffer, on every turn."""
+    return memoryview(data).cast(TYPECODE)
 
 
-def decode(docs: bytes, tfs: bytes, dls: bytes) -> Lists:
-    out = empty()
-    for arr, data in zip(out, (docs, tfs, dls), strict=True):
+def _arrays(*blobs: bytes) -> list[array[int]]:
+    out = []
+    for data in blobs:
+        arr = array(TYPECODE)
         arr.frombytes(data)
+        out.append(arr)
     return out
+
+
+def impact_order(tfs: Sequence[int], dls: Sequence[int], avgdl: float) -> array[int]:
+    """Positions of the postings by their share of a score, highest first, equal shares in
+    document order (a term's weight scales every share alike: the order does not depend on it)."""
+    top, base, per = bm25.K1 + 1.0, bm25.K1 * (1.0 - bm25.B), bm25.K1 * bm25.B / (avgdl or 1.0)
+    shares = [top * tf / (tf + base + per * dl) for tf, dl in zip(tfs, dls, strict=True)]
+    return array(TYPECODE, sorted(range(len(shares)), key=shares.__getitem__, reverse=True))
+
+
+def rest_bound(weight: float, lists: Lists, impact: Sequence[int], read: int, avgdl: float) -> float:
+    """The largest share of a score any posting after the first `read` in impact order can make.
+
+    The next posting's share, at the average the order was computed with, bounds the rest's there;
+    a share grows with the average by at most the ratio of the averages (a document length counts
+    in its denominator divided by it), and shrinks when it falls."""
+    if read >= len(impact):
+        return 0.0
+    i = impact[read]
+    share = bm25.contribution(weight, lists.tfs[i], lists.dls[i], lists.at or 1.0)
+    return share * max(1.0, avgdl / (lists.at or 1.0))
 
 
 class Changes:
@@ -52,7 +90,7 @@ class Changes:
     after a removal it may promise more than any remaining posting gives, which is still a bound."""
 
     def __init__(self) -> None:
-        self.added: dict[str, Lists] = {}
+        self.added: dict[str, tuple[array[int], array[int], array[int]]] = {}
         self.removed: dict[str, set[int]] = {}
 
     def add(self, doc: int, terms: dict[str, int], dl: int) -> None:
@@ -60,7 +98,7 @@ class Changes:
         for term, tf in terms.items():
             lists = added.get(term)
             if lists is None:
-                lists = added[term] = empty()
+                lists = added[term] = (array(TYPECODE), array(TYPECODE), array(TYPECODE))
             lists[0].append(doc)
             lists[1].append(tf)
             lists[2].append(dl)
@@ -70,37 +108,44 @@ class Changes:
             self.removed.setdefault(term, set()).add(doc)
 
     def write(self, conn: sqlite3.Connection) -> None:
+        """Rewrite the touched terms' rows; call it once the documents' rows are in place (the
+        impact order uses their average length)."""
         touched = list(self.added.keys() | self.removed.keys())
         sql = "SELECT term, sky, docs, tfs, dls FROM terms WHERE term IN (SELECT value FROM json_each(?))"
         old = {row[0]: row[1:] for row in conn.execute(sql, (json.dumps(touched),))}
+        (avgdl,) = conn.execute("SELECT COALESCE(AVG(dl), 0.0) FROM docs").fetchone()
         gone: list[tuple[str]] = []
-        rows: list[tuple[str, int, str, bytes, bytes, bytes]] = []
+        rows: list[tuple[str, int, str, bytes, bytes, bytes, bytes, float]] = []
         for term in touched:
             sky, docs, tfs, dls = old.get(term, ("", b"", b"", b""))
-            lists = decode(docs, tfs, dls)
+            ids, tf_arr, dl_arr = _arrays(docs, tfs, dls)
             removed = self.removed.get(term)
             if removed:
-                keep = [i for i, doc in enumerate(lists[0]) if doc not in removed]
-                lists = tuple(array(TYPECODE, (arr[i] for i in keep)) for arr in lists)  # type: ignore[assignment]
+                keep = [i for i, doc in enumerate(ids) if doc not in removed]
+                kept = (array(TYPECODE, (arr[i] for i in keep)) for arr in (ids, tf_arr, dl_arr))
+                ids, tf_arr, dl_arr = kept
             new = self.added.get(term)
             points = bm25.parse_skyline(sky)
             if new is not None:
-                if lists[0] and new[0][0] <= lists[0][-1]:
+                if ids and new[0][0] <= ids[-1]:
                     # New ids are above every indexed one (SQLite's max rowid + 1); keep order anyway.
-                    rows_ = sorted([*zip(*lists, strict=True), *zip(*new, strict=True)])
-                    lists = tuple(array(TYPECODE, col) for col in zip(*rows_, strict=True))  # type: ignore[assignment]
+                    merged = sorted([*zip(ids, tf_arr, dl_arr, strict=True), *zip(*new, strict=True)])
+                    ids, tf_arr, dl_arr = (array(TYPECODE, col) for col in zip(*merged, strict=True))
                 else:
-                    for arr, more in zip(lists, new, strict=True):
+                    for arr, more in zip((ids, tf_arr, dl_arr), new, strict=True):
                         arr.extend(more)
                 points = bm25.add_to_skyline(points, zip(new[1], new[2], strict=True))
-            if not lists[0]:
+            if not ids:
                 gone.append((term,))
                 continue
-            blobs = [arr.tobytes() for arr in lists]
-            rows.append((term, len(lists[0]), bm25.skyline_text(points), *blobs))  # type: ignore[arg-type]
+            impact = impact_order(tf_arr, dl_arr, avgdl)
+            blobs = (ids.tobytes(), tf_arr.tobytes(), dl_arr.tobytes(), impact.tobytes())
+            rows.append((term, len(ids), bm25.skyline_text(points), *blobs, avgdl))
         conn.executemany("DELETE FROM terms WHERE term = ?", gone)
         conn.executemany(
-            "INSERT OR REPLACE INTO terms (term, df, sky, docs, tfs, dls) VALUES (?, ?, ?, ?, ?, ?)", rows
+            "INSERT OR REPLACE INTO terms (term, df, sky, docs, tfs, dls, impact, at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            rows,
         )
 
 
@@ -111,6 +156,15 @@ def stats(conn: sqlite3.Connection, terms: Iterable[str]) -> dict[str, tuple[int
 
 
 def read(conn: sqlite3.Connection, terms: Iterable[str]) -> dict[str, Lists]:
-    """term -> its posting lists, for the indexed ones among `terms`."""
-    sql = "SELECT term, docs, tfs, dls FROM terms WHERE term IN (SELECT value FROM json_each(?))"
-    return {row[0]: decode(*row[1:]) for row in conn.execute(sql, (json.dumps(list(terms)),))}
+    """term -> its posting lists, for the indexed ones among `terms` (not their impact order)."""
+    sql = "SELECT term, docs, tfs, dls, at FROM terms WHERE term IN (SELECT value FROM json_each(?))"
+    return {
+        term: Lists(view(docs), view(tfs), view(dls), at)
+        for term, docs, tfs, dls, at in conn.execute(sql, (json.dumps(list(terms)),))
+    }
+
+
+def read_impact(conn: sqlite3.Connection, term: str) -> Sequence[int]:
+    """The impact order of an indexed term (fetched only for the terms a search reads that way)."""
+    row = conn.execute("SELECT impact FROM terms WHERE term = ?", (term,)).fetchone()
+    return view(row[0] if row else b"")

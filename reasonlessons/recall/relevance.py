@@ -5,27 +5,34 @@ brought in, and the first few lessons, best first, among those that share at lea
 words with the turn and have no trigger that fired ("text-only"). Scoring every lesson that contains
 a query word costs as much as the number of lessons using the word: "test" is in most of them.
 
-So the text-only lessons are found MaxScore-style, with the exact scores and the exact order of a
-full read:
+So the text-only lessons are found by reading posting lists in impact order (each term's postings,
+highest share of a score first: recall/postings.py), with the exact scores and the exact order of
+a full read:
 
-1. Each query term has an upper bound: the largest share of a score any of its postings can make,
-   from the term's skyline in the index (bm25.bound).
-2. A first threshold: the k-th best exact score among a few seed lessons, the best by the terms that
-   can score most (scanning at most SEED_POSTINGS postings, or one term's). The k-th best lesson
-   overall scores at least that.
-3. Terms whose bounds add up to less than the threshold ("non-essential": the common words) cannot
-   make a lesson reach it alone, so only the postings of the other ("essential") terms are scanned,
-   keeping the lessons whose partial sum plus every bound still missing reaches the threshold.
-4. The non-essential terms are then looked up for those lessons only, highest bound first, dropping
-   each lesson that can no longer reach the threshold; what remains is scored exactly.
+1. Each term has a bound on what is left of it: its skyline's (bm25.bound) before anything is read,
+   then the share of its next posting in impact order (`postings.rest_bound`).
+2. Postings are read a chunk at a time from the term whose rest can score most, so the best
+   shares of every term come first; each lesson read gets a partial sum and the set of terms it
+   was read in.
+3. A first threshold: the k-th best exact score among a few seed lessons, the best partial sums
+   after SEED_POSTINGS postings (those read in enough non-generic terms first: they qualify). The
+   k-th best lesson overall scores at least that.
+4. Reading goes on until the bounds of what is left add up to less than the threshold: a lesson
+   not read in any term cannot reach it. Rarer words are then usually read whole and common ones
+   not at all, or only their best postings.
+5. A lesson read scores at most its partial sum plus the rest bounds of the terms it was not read
+   in; those that can still reach the threshold have those terms looked up (highest bound first,
+   dropping each lesson that no longer can, or can no longer share enough non-generic terms), and
+   what remains is scored exactly.
 
 Every lesson scoring at least the threshold survives (no bound is below a real share, and partial
 sums, added in another order, get MARGIN of slack), so the survivors at or above it, in (score, id)
 order, are exactly the first ones of the full order. When more are wanted, k grows and the search
-runs again. Costs grow with k and with the postings of the prompt's rarer words, not with how many
-lessons share a common word; `work` counts what was scanned and looked up (tests and benchmarks read
-it). Posting lists arrive as packed arrays (recall/postings.py): a common word's list is copied, not
-turned into Python objects, and looked up by bisection or, for many lookups, through one dict.
+reads on from where it stopped. Costs grow with k and with how far the prompt's words must be read
+to separate the best lessons, not with how many lessons share a word; `work` counts what was
+scanned and looked up (tests and benchmarks read it). Posting lists arrive as packed arrays: a
+common word's list is copied, not turned into Python objects, and looked up by bisection or, for
+many lookups, through one dict.
 """
 
 from __future__ import annotations
@@ -33,21 +40,24 @@ from __future__ import annotations
 import heapq
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Callable, Collection, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from reasonlessons.recall import bm25
 from reasonlessons.recall.bm25 import K1, B
+from reasonlessons.recall.postings import rest_bound
 from reasonlessons.support.tokens import GENERIC
 
 if TYPE_CHECKING:
     from reasonlessons.recall.index import LessonIndex
     from reasonlessons.recall.postings import Lists
 
-SEED_POSTINGS = 1024
+SEED_POSTINGS = 256
 SEED_PER_WANTED = 4
 FIRST_K = 4
+# Postings read from one term before the next term to read is chosen again.
+CHUNK = 64
 # Scores are at most a few thousand and doubles carry 15-16 significant digits: sums added in
 # another order differ by far less. Only ever keeps a few more lessons than needed.
 MARGIN = 1e-6
@@ -79,15 +89,19 @@ class TextSearch:
         self.work["loaded"] += sum(self.df.values())
         self._where: dict[str, dict[int, int]] = {}
         self._exact: dict[int, tuple[float, int]] = {}  # doc -> (score, shared non-generic terms)
-        self._every_sum: dict[int, float] | None = None  # every term's partial sums, when read
-        self._seed_sum: dict[int, float] = {}  # the seed terms' partial sums (_threshold)
-        self._seeding = (SEED_POSTINGS, 0, 0)  # (budget, terms taken in bound order, postings read)
+        # Reading in impact order, kept across rounds (a larger k reads on from here).
+        self._impact: dict[str, Sequence[int]] = {}  # impact orders, fetched when first read
+        self._read = dict.fromkeys(self.terms, 0)  # postings read per term
+        self._rest = dict(self.bound)  # what any posting not yet read can add, per term
+        self._bit = {t: 1 << i for i, t in enumerate(self.terms)}
+        self._sum: dict[int, float] = {}  # each lesson read: the sum of its shares read
+        self._seen: dict[int, int] = {}  # each lesson read: the terms it was read in (bits)
 
     # -- reading the index -----------------------------------------------------------------------
 
     def _find(self, term: str, docs: Collection[int]) -> Iterator[tuple[int, Hit]]:
         """(doc, (tf, dl)) for each of `docs` that contains `term`."""
-        ids, tfs, dls = self._lists[term]
+        ids, tfs, dls, _ = self._lists[term]
         self.work["lookups"] += len(docs)
         where = self._where.get(term)
         if where is None and len(docs) > DICT_AFTER * len(ids):
@@ -104,18 +118,38 @@ class TextSearch:
             if i < n and ids[i] == doc:
                 yield doc, (tfs[i], dls[i])
 
-    def _partial(self, terms: Iterable[str], acc: dict[int, float] | None = None) -> dict[int, float]:
-        """Each lesson's sum of the `terms`' shares (in list order: for bounds, not for ranking),
-        added to `acc` when given."""
-        acc = {} if acc is None else acc
-        get = acc.get
-        for term in terms:
-            ids, tfs, dls = self._lists[term]
-            self.work["scanned"] += len(ids)
-            top, base, per = self.weight[term] * (K1 + 1.0), K1 * (1.0 - B), K1 * B / self.avgdl
-            for doc, tf, dl in zip(ids, tfs, dls, strict=True):
-                acc[doc] = get(doc, 0.0) + top * tf / (tf + base + per * dl)
-        return acc
+    def _read_on(self, term: str, count: int) -> None:
+        """Read the next `count` postings of `term` in impact order into the partial sums."""
+        lists = self._lists[term]
+        impact = self._impact.get(term)
+        if impact is None:
+            impact = self._impact[term] = self.idx.term_impact(term)
+        start = self._read[term]
+        end = min(start + count, self.df[term])
+        ids, tfs, dls = lists.ids, lists.tfs, lists.dls
+        top, base, per = self.weight[term] * (K1 + 1.0), K1 * (1.0 - B), K1 * B / self.avgdl
+        acc, seen, bit = self._sum, self._seen, self._bit[term]
+        get, seen_get = acc.get, seen.get
+        for i in impact[start:end]:
+            doc, tf = ids[i], tfs[i]
+            acc[doc] = get(doc, 0.0) + top * tf / (tf + base + per * dls[i])
+            seen[doc] = seen_get(doc, 0) | bit
+        self.work["scanned"] += end - start
+        self._read[term] = end
+        rest = rest_bound(self.weight[term], lists, impact, end, self.avgdl)
+        self._rest[term] = min(self._rest[term], rest)
+
+    def _read_best(self) -> bool:
+        """Read a chunk of the term whose unread postings can score most; False when all are read."""
+        term = max(
+            (t for t in self.terms if self._read[t] < self.df[t]), key=self._rest.__getitem__, default=None
+        )
+        if term is None:
+            return False
+        left = self.df[term] - self._read[term]
+        # A short rest is read at once: choosing again costs more than the postings.
+        self._read_on(term, left if left <= 2 * CHUNK else CHUNK)
+        return True
 
     # -- exact scores ----------------------------------------------------------------------------
 
@@ -177,7 +211,7 @@ class TextSearch:
             self._score_exactly(candidates)
             found = [d for d in candidates if eligible(d)]
             return sorted(found, key=lambda d: (-self._exact[d][0], d)), True
-        survivors = self._survivors(theta, exclude)
+        survivors = self._survivors(theta, exclude, min_shared)
         self._score_exactly(survivors)
         found = [d for d in survivors if eligible(d) and self._exact[d][0] >= theta]
         return sorted(found, key=lambda d: (-self._exact[d][0], d)), False
@@ -186,67 +220,96 @@ class TextSearch:
         """The k-th best exact score among seed lessons, or None when fewer than k seeds qualify
         within what the fallback (`_every_eligible`) would read.
 
-        Seeds come from the terms that can score most, as many postings as the budget allows. A
-        budget spent on a term few lessons have (a word of one lesson) may leave too few seeds
-        that qualify: the budget then grows eightfold while it is below the fallback's cost (every
-        lesson with a rarer term scored: a common word's postings, when the prompt has two)."""
-        order = sorted(self.terms, key=lambda t: -self.bound[t])
+        Seeds are the best partial sums once SEED_POSTINGS postings are read. A budget spent on
+        words of few lessons may leave too few seeds that qualify: the budget then grows eightfold
+        while it is below the fallback's cost (every lesson with a rarer term scored: a common
+        word's postings, when the prompt has two)."""
         everything = sum(self.df.values())
         fallback = sum(self.df[t] for t in self._rarer(min_shared))
-        # Kept across rounds (a larger k): the partial sums read so far stay valid.
-        budget, taken, read = self._seeding
-        acc = self._seed_sum
+        if fallback <= SEED_PER_WANTED * k:
+            return None  # the fallback scores no more lessons than the seeds would
+        budget = SEED_POSTINGS
+        specific = sum(self._bit[t] for t in self.terms if t not in GENERIC)
         while True:
-            more: list[str] = []  # the terms this budget adds to the seeds' partial sums
-            for term in order[taken:]:
-                if (taken or more) and read + self.df[term] > budget:
-                    break
-                more.append(term)
-                read += self.df[term]
-            taken += len(more)
-            self._partial(more, acc)
-            self._seeding = (budget, taken, read)
+            while sum(self._read.values()) < budget and self._read_best():
+                pass
             # Any seeds give a threshold no higher than the true k-th score: ties need no order.
-            top = heapq.nlargest(SEED_PER_WANTED * k, acc.items(), key=itemgetter(1))
-            seeds = [doc for doc, _ in top]
+            # Lessons read in enough non-generic terms are sure to share them: those first.
+            wanted = SEED_PER_WANTED * k
+            sure = [
+                (d, v) for d, v in self._sum.items() if (self._seen[d] & specific).bit_count() >= min_shared
+            ]
+            top = heapq.nlargest(wanted, sure, key=itemgetter(1))
+            if len(top) < wanted:
+                top += heapq.nlargest(wanted, self._sum.items(), key=itemgetter(1))
+            seeds = list(dict.fromkeys(doc for doc, _ in top))
             self._score_exactly(seeds)
             best = sorted((self._exact[d][0] for d in seeds if eligible(d)), reverse=True)
             if len(best) >= k:
-                # Seeds from every term hold every lesson's full (bound-order) sum: no scan left.
-                self._every_sum = acc if taken == len(order) else None
                 return best[k - 1]
-            if read >= everything or budget >= fallback:
+            if sum(self._read.values()) >= everything or budget >= fallback:
                 return None
             budget *= 8
 
-    def _survivors(self, theta: float, exclude: Collection[int]) -> list[int]:
-        """Every lesson not in `exclude` that may score at least `theta` (and a few more)."""
-        if self._every_sum is not None:
-            return [d for d, v in self._every_sum.items() if v >= theta - MARGIN and d not in exclude]
-        rest: list[str] = []  # non-essential terms, lowest bound first
-        total = 0.0
-        for term in sorted(self.terms, key=lambda t: self.bound[t]):
-            if total + self.bound[term] >= theta - MARGIN:
-                break
-            total += self.bound[term]
-            rest.append(term)
-        essential = [t for t in self.terms if t not in rest]
-        seeded = set(sorted(self.terms, key=lambda t: -self.bound[t])[: self._seeding[1]])
-        if seeded and seeded.issubset(essential):
-            # The seeds' sums already hold those terms: a common word's list is not read twice.
-            acc = self._partial([t for t in essential if t not in seeded], dict(self._seed_sum))
-        else:
-            acc = self._partial(essential)
-        floor = theta - total - MARGIN
-        partial = {d: v for d, v in acc.items() if v >= floor and d not in exclude}
-        while rest and partial:
-            term = rest.pop()  # the highest bound left
-            missing = sum(self.bound[t] for t in rest)
-            weight, avgdl = self.weight[term], self.avgdl
-            for doc, (tf, dl) in self._find(term, partial):
-                partial[doc] += bm25.contribution(weight, tf, dl, avgdl)
-            partial = {d: v for d, v in partial.items() if v + missing >= theta - MARGIN}
-        return list(partial)
+    def _survivors(self, theta: float, exclude: Collection[int], min_shared: int) -> list[int]:
+        """Every lesson not in `exclude` that may score at least `theta` and share `min_shared`
+        non-generic terms (and a few more)."""
+        need = theta - MARGIN
+        while sum(self._rest.values()) >= need and self._read_best():
+            pass
+        # Terms not read whole, highest bound of their rest first: a lesson read in some terms
+        # only is looked up in the others while it can still reach the threshold and share enough
+        # terms, one lesson at a time (each lookup a bisection of a packed list).
+        rest, bits = self._rest, self._bit
+        left = sorted((t for t in self.terms if self._read[t] < self.df[t]), key=lambda t: -rest[t])
+        specific = sum(bits[t] for t in self.terms if t not in GENERIC)
+        steps = []
+        for term in left:
+            lists = self._lists[term]
+            share = (self.weight[term] * (K1 + 1.0), K1 * (1.0 - B), K1 * B / self.avgdl)
+            where = self._where.get(term)
+            steps.append((bits[term], rest[term], term not in GENERIC, lists, len(lists.ids), where, share))
+        left_specific = sum(bits[t] for t in left) & specific
+        # By the bits of the terms a lesson was read in (it has those): what the others can still
+        # add, how many non-generic terms it lacks and how many it may still have.
+        unknown: dict[int, tuple[float, int, int]] = {}
+        out: list[int] = []
+        lookups = 0
+        seen = self._seen
+        for doc, value in self._sum.items():
+            mask = seen[doc]
+            known = unknown.get(mask)
+            if known is None:
+                open_bound = sum(rest[t] for t in left if not mask & bits[t])
+                lacking_now = min_shared - (mask & specific).bit_count()
+                known = unknown[mask] = (open_bound, lacking_now, (left_specific & ~mask).bit_count())
+            open_, lacking, maybe = known
+            if value + open_ < need or lacking > maybe or doc in exclude:
+                continue
+            for bit, bound, counts, lists, n, where, (top, base, per) in steps:
+                if mask & bit:
+                    continue
+                lookups += 1
+                if where is None:
+                    ids = lists.ids
+                    i = bisect_left(ids, doc)
+                    found = i < n and ids[i] == doc
+                else:
+                    i = where.get(doc, -1)
+                    found = i >= 0
+                if found:
+                    tf = lists.tfs[i]
+                    value += top * tf / (tf + base + per * lists.dls[i])
+                    lacking -= counts
+                if counts:
+                    maybe -= 1
+                open_ -= bound
+                if value + open_ < need or lacking > maybe:
+                    break
+            else:
+                out.append(doc)
+        self.work["lookups"] += lookups
+        return out
 
     def _every_eligible(self, min_shared: int) -> set[int]:
         """A superset of the lessons with `min_shared` non-generic query terms (when too few stand
@@ -254,7 +317,7 @@ class TextSearch:
         rarer = self._rarer(min_shared)
         out: set[int] = set()
         for term in rarer:
-            out.update(self._lists[term][0])
+            out.update(self._lists[term].ids)
         self.work["scanned"] += sum(self.df[t] for t in rarer)
         return out
 

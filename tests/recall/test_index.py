@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 import sqlite3
 import subprocess
 import sys
@@ -244,5 +245,27 @@ def test_an_update_files_new_lessons_after_the_kept_ones(loc: Locations) -> None
     assert after[first] > max(d for p, d in before.items() if p != first)
     assert {p: d for p, d in after.items() if p != first} == {p: d for p, d in before.items() if p != first}
     for term, docs in image.execute("SELECT term, docs FROM terms"):
-        ids = list(postings.decode(docs, b"", b"")[0])
+        ids = list(postings.view(docs))
         assert ids == sorted(ids), term
+
+
+def test_impact_order_puts_the_highest_shares_first_and_bounds_the_rest() -> None:
+    """Positions by share, highest first, equal shares in document order; the next posting's share
+    bounds every later one, also at another average document length."""
+    from array import array
+
+    from reasonlessons.recall import bm25, postings
+
+    rng = random.Random(3)
+    tfs = array("I", [rng.randint(1, 5) for _ in range(300)])
+    dls = array("I", [rng.choice([5, 10, 10, 40, 200]) for _ in range(300)])
+    order = postings.impact_order(tfs, dls, 20.0)
+    assert sorted(order) == list(range(300))
+    keys = [(-bm25.contribution(1.0, tfs[i], dls[i], 20.0), i) for i in order]
+    assert keys == sorted(keys)
+    lists = postings.Lists(array("I", range(300)), tfs, dls, 20.0)
+    for avgdl in (5.0, 20.0, 80.0):
+        for read in (0, 1, 17, 150, 299):
+            bound = postings.rest_bound(1.3, lists, order, read, avgdl)
+            assert all(bm25.contribution(1.3, tfs[i], dls[i], avgdl) <= bound for i in order[read:])
+        assert postings.rest_bound(1.3, lists, order, 300, avgdl) == 0.0

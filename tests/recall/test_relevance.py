@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -131,6 +132,7 @@ def constants(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -
         monkeypatch.setattr(relevance, "SEED_POSTINGS", 3)
         monkeypatch.setattr(relevance, "SEED_PER_WANTED", 1)
         monkeypatch.setattr(relevance, "FIRST_K", 1)
+        monkeypatch.setattr(relevance, "CHUNK", 1)  # choose the term to read after every posting
         monkeypatch.setattr(relevance, "DICT_AFTER", 0)  # look up through dicts, not bisection
     return str(request.param)
 
@@ -282,3 +284,91 @@ def test_the_claude_code_hook_answers_as_with_a_full_read(
             assert outputs[0] == outputs[1], (turn, payload)
             answered += outputs[0] is not None
     assert answered > 20
+
+
+def _full_order(idx: LessonIndex, terms: list[str], exclude: set[int]) -> list[int]:
+    postings = idx.postings(terms)
+    want = bm25.score(terms, postings, n_docs=idx.n_docs, avgdl=idx.avgdl)
+    shared: dict[int, int] = {}
+    for term, plist in postings.items():
+        for doc, _, _ in plist:
+            shared[doc] = shared.get(doc, 0) + (term not in GENERIC)
+    return sorted((d for d in want if d not in exclude and shared[d] >= 2), key=lambda d: (-want[d], d))
+
+
+def _write(project: Path, name: str, body: str) -> None:
+    meta = {"name": name, "description": "a note", "fingerprint": [], "captured-at": "2026-01-01"}
+    (project / f"{name}.md").write_bytes(render_lesson(Lesson(meta=meta, body=body)))
+
+
+def test_a_turn_of_common_words_only_reads_the_best_postings_and_keeps_ties_in_id_order(
+    tmp_path: Path, constants: str
+) -> None:
+    """A PreToolUse of tests/foo.test.ts: every word is in most lessons ("tests", "test"), shares
+    are nearly flat and many lessons tie. The order is a full read's, ties by id, and at shipped
+    constants the search reads a small part of the lists."""
+    project = tmp_path / "repo" / ".reasonix" / "lessons"
+    project.mkdir(parents=True)
+    rng = random.Random(5)
+    n = 3000
+    for i in range(n):
+        words = ["tests"] * rng.choice([1, 1, 1, 2]) + ["test"] * rng.choice([1, 1, 2, 3])
+        if i % 4 == 0:
+            words = ["tests", "test"]  # a quarter of the lessons tie exactly
+        filler = " ".join(f"w{rng.randrange(50)}" for _ in range(rng.randint(4, 40)))
+        _write(project, f"l-{i:04d}", f"- {' '.join(words)} {filler if i % 4 else 'same length words'}")
+    _write(project, "only-ts", "- ts config")
+    idx = LessonIndex(Locations(root=tmp_path / "repo", home=tmp_path / "home"))
+    idx.ensure()
+    terms = tokenize("tests/foo.test.ts")
+    for exclude in (set(), {1, 2, 3}):
+        order = _full_order(idx, terms, exclude)
+        for limit in (1, 3, 4, 17, 50):
+            search = relevance.TextSearch(idx, terms)
+            assert list(search.ranked(exclude=exclude, min_shared=2, limit=limit)) == order[:limit]
+    # The ties themselves: a limit that ends inside a run of equal scores takes the lowest ids.
+    order = _full_order(idx, terms, set())
+    scores = relevance.TextSearch(idx, terms).scores(order)
+    runs = Counter(scores[d] for d in order)
+    tie, size = runs.most_common(1)[0]
+    assert size > 100
+    cut = next(i for i, d in enumerate(order) if scores[d] == tie) + 10
+    search = relevance.TextSearch(idx, terms)
+    assert list(search.ranked(exclude=set(), min_shared=2, limit=cut)) == order[:cut]
+    if constants == "real":
+        search = relevance.TextSearch(idx, terms)
+        list(search.ranked(exclude=set(), min_shared=2, limit=3))
+        assert search.work["scanned"] + search.work["lookups"] < n // 2, search.work  # each list: n postings
+
+
+def test_impact_order_still_bounds_after_updates_move_the_average_length(
+    tmp_path: Path, constants: str
+) -> None:
+    """Rows not rewritten by an update keep the impact order of the old average document length;
+    their bounds must hold when the average grows (long lessons added) and when it falls."""
+    project = tmp_path / "repo" / ".reasonix" / "lessons"
+    project.mkdir(parents=True)
+    rng = random.Random(9)
+    for i in range(400):
+        body = " ".join(
+            rng.choice(["alpha", "beta", "gamma", "delta", "x", "y", "z"]) for _ in range(rng.randint(10, 30))
+        )
+        _write(project, f"l-{i:04d}", f"- {body}")
+    loc = Locations(root=tmp_path / "repo", home=tmp_path / "home")
+    idx = LessonIndex(loc)
+    idx.ensure()
+    first = idx.avgdl
+    prompts_ = ["alpha beta", "alpha beta gamma", "gamma delta x"]
+    for step, (count, words) in enumerate(((900, 1), (300, 200))):  # the average falls, then grows
+        for j in range(count):
+            filler = " ".join(f"f{rng.randrange(999)}" for _ in range(words))
+            _write(project, f"m{step}-{j:04d}", f"- {filler}")
+        idx.ensure(sweep=True)
+        # The rows of alpha, beta, ... were not rewritten: their impact order is the first average's.
+        assert (idx.avgdl < first / 1.5) if step == 0 else (idx.avgdl > first * 1.5), (step, first, idx.avgdl)
+        for prompt in prompts_:
+            terms = tokenize(prompt)
+            order = _full_order(idx, terms, set())
+            for limit in (1, 5, 40):
+                search = relevance.TextSearch(idx, terms)
+                assert list(search.ranked(exclude=set(), min_shared=2, limit=limit)) == order[:limit]
