@@ -95,7 +95,7 @@ def parse_lesson(data: bytes, *, path: Path) -> Lesson:
             "has no frontmatter mapping",
             "put `name:`, `description:` and the other keys between '---' lines",
         )
-    problem = _expansion_problem(meta)
+    problem = None if _small_tree(meta) else _expansion_problem(meta)
     if problem is not None:
         raise LessonFileError(path, f"has frontmatter that {problem}", "write plain, shallow values")
     meta = {str(k): v for k, v in meta.items()}
