@@ -216,6 +216,7 @@ def test_the_position_finders_first_checks_skip_nothing() -> None:
         "~/bin/psql --password x", "lazy azure path pattern", "run `mysql` later",
         "sshpass -p hunter2x ssh host", "a-mysql -p x", "mysql.exe -p x", "-P Zx9qLm3vTq7RpW2k",
     ]  # fmt: skip
+    assert all(p._RUN.fullmatch(command) for command in p._COMMANDS)  # each is one whole run
     found = 0
     for text in texts:
         assert list(p._assignments(text)) == list(p._named(p._ASSIGN, text)), text
