@@ -48,17 +48,32 @@ def read_lesson_bytes(path: Path) -> bytes:
         )
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-        with os.fdopen(fd, "rb") as handle:
-            # Read one byte past the cap: the file may have grown since lstat. A first read sized to
-            # the file spares a 256 KiB buffer per lesson (it showed in `stale` over 1,000 lessons).
-            data = handle.read(info.st_size + 1)
+        try:
+            # Read one byte past the cap: the file may have grown since lstat. Reads sized to the
+            # file, straight from the descriptor: no buffer object per lesson (a first index build
+            # reads 50,000 of them; `stale` reads 1,000 cold).
+            data = _read_upto(fd, info.st_size + 1)
             if len(data) > info.st_size:
-                data += handle.read(MAX_LESSON_BYTES + 1 - len(data))
+                data += _read_upto(fd, MAX_LESSON_BYTES + 1 - len(data))
+        finally:
+            os.close(fd)
     except OSError as exc:
         raise LessonFileError(path, f"cannot read ({exc.strerror})", "check permissions") from exc
     if len(data) > MAX_LESSON_BYTES:
         raise LessonFileError(path, "grew past the size limit while being read", "shorten it")
     return data
+
+
+def _read_upto(fd: int, size: int) -> bytes:
+    """Up to `size` bytes from `fd`, fewer only at the end of the file (as BufferedReader.read)."""
+    chunks = []
+    while size > 0:
+        chunk = os.read(fd, size)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size -= len(chunk)
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
 
 def parse_lesson(data: bytes, *, path: Path) -> Lesson:
@@ -95,7 +110,7 @@ def parse_lesson(data: bytes, *, path: Path) -> Lesson:
             "has no frontmatter mapping",
             "put `name:`, `description:` and the other keys between '---' lines",
         )
-    problem = _expansion_problem(meta)
+    problem = None if _small_tree(meta) else _expansion_problem(meta)
     if problem is not None:
         raise LessonFileError(path, f"has frontmatter that {problem}", "write plain, shallow values")
     meta = {str(k): v for k, v in meta.items()}

@@ -29,6 +29,9 @@ class Rule:
     check: Callable[[str], bool] | None = None
     hints: tuple[str, ...] = ()
     finder: Callable[[str], Iterator[tuple[int, int]]] | None = None
+    # Every match is at least this many characters none of which is whitespace: a text with no
+    # word that long skips the rule (unhinted rules would otherwise search every text).
+    run: int = 0
 
     def spans(self, text: str) -> Iterator[tuple[int, int]]:
         if self.finder is not None:
@@ -130,7 +133,7 @@ RULES: tuple[Rule, ...] = (
     Rule("newrelic-key", re.compile(r"\bNR(?:AK|II|JS|AA|RA|SP)-[A-Z0-9]{20,}\b"), hints=("NRAK-", "NRII-", "NRJS-", "NRAA-", "NRRA-", "NRSP-")),
     Rule("postman-key", re.compile(r"\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b"), hints=("PMAK-",)),
     Rule("azure-client-secret", re.compile(r"(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.-]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])"), hints=("Q~",)),
-    Rule("azure-devops-pat", re.compile(r"\b[a-z2-7]{52}\b"), check=_base32_token),
+    Rule("azure-devops-pat", re.compile(r"\b[a-z2-7]{52}\b"), check=_base32_token, run=52),
     Rule("azure-devops-pat", re.compile(r"\b[A-Za-z0-9]{76}AZDO[A-Za-z0-9]{4}\b"), hints=("AZDO",)),
     Rule("connection-string-key", re.compile(r"(?i)\b(?:AccountKey|SharedAccessKey|SharedSecret|SharedAccessSignature)[ \t]*=[ \t]*([A-Za-z0-9+/%=&:-]{20,})"), 1, hints=("accountkey", "sharedaccesskey", "sharedsecret", "sharedaccesssignature")),
     Rule("atlassian-token", re.compile(r"\bAT(?:ATT|CTT)3[A-Za-z0-9_=-]{100,}|\bATBB[A-Za-z0-9_=.-]{28,}"), hints=("ATATT3", "ATCTT3", "ATBB")),
@@ -186,6 +189,7 @@ _GENERIC_PREFIXED = Rule(
     "token",
     re.compile(r"(?<![A-Za-z0-9_.+=-])(?:[a-z]{2,10}|[A-Z]{2,10})[_-](?:[A-Za-z0-9]{1,10}[_-]){0,3}[A-Za-z0-9]{20,200}(?![A-Za-z0-9_+=-])"),
     check=_prefixed,
+    run=23,
 )  # fmt: skip
 
 
@@ -216,6 +220,7 @@ _GENERIC_RANDOM = Rule(
     "high-entropy",
     re.compile(r"(?<![A-Za-z0-9_.+~%-])[A-Za-z0-9]{20,200}(?![A-Za-z0-9_+=~-])"),
     check=_high_entropy,
+    run=20,
 )  # fmt: skip
 GENERIC: tuple[Rule, ...] = (_GENERIC_PREFIXED, _GENERIC_RANDOM)
 _BLOB_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=")

@@ -268,3 +268,58 @@ class WordSet:
         if self._set is None:
             return set()
         return {self.words[i] for i in self._set.Match(text) or ()}  # None when none matches
+
+
+# What `re` and RE2 read differently in a text that is otherwise ASCII: `\s` is wider in `re`
+# (vertical tab, the information separators \x1c-\x1f). Texts with them, or with any non-ASCII
+# character (Unicode classes and case folding differ), are not screened.
+_WIDER_SPACE = ("\x0b", "\x1c", "\x1d", "\x1e", "\x1f")
+
+
+def _reads_apart(pattern: re.Pattern[str]) -> bool:
+    """Whether RE2 would read the pattern's syntax differently from `re` (or might): a `$` outside
+    multi-line mode also matches before a last newline in `re`; `{,n}` is a literal in RE2. (What
+    RE2 lacks, it refuses to compile.)"""
+    text = pattern.pattern
+    bare = re.sub(r"\\.", "", text)  # escaped characters are literals in both
+    return "{," in text or ("$" in bare and not pattern.flags & re.MULTILINE)
+
+
+class Screen:
+    """Whether any of several `re` patterns can match a text, in one linear-time RE2 search, so a
+    scan with backtracking patterns runs only on the texts where one of them can match.
+
+    RE2 reads these patterns (no lookarounds, no backreferences: refused when built) as `re` does
+    on plain ASCII text; `can_match` answers None ("cannot tell: run the patterns") for any other
+    text. One search of the patterns' alternation, not an RE2 set: a set's DFA may give up on a
+    hostile text and report no match, where a search falls back to another engine."""
+
+    __slots__ = ("_compiled",)
+
+    def __init__(self, patterns: Iterable[re.Pattern[str]]) -> None:
+        import re2
+
+        options = re2.Options()
+        options.log_errors = False
+        options.never_capture = True  # whether, not where: RE2 need not track groups
+        parts = []
+        for pattern in patterns:
+            unknown = pattern.flags & ~(re.IGNORECASE | re.MULTILINE | re.DOTALL | re.UNICODE)
+            if unknown or not isinstance(pattern.pattern, str) or _reads_apart(pattern):
+                raise PatternError(f"cannot screen {pattern.pattern!r} (flags {pattern.flags})")
+            flags = "".join(
+                letter
+                for flag, letter in ((re.IGNORECASE, "i"), (re.MULTILINE, "m"), (re.DOTALL, "s"))
+                if pattern.flags & flag
+            )
+            parts.append(f"(?{flags}:{pattern.pattern})" if flags else f"(?:{pattern.pattern})")
+        try:
+            self._compiled = re2.compile("|".join(parts), options)
+        except re2.error as exc:
+            raise PatternError(_describe("|".join(parts), exc)) from None
+
+    def can_match(self, text: str) -> bool | None:
+        """False when no pattern matches anywhere in `text`; True when one may; None: cannot tell."""
+        if not text.isascii() or any(space in text for space in _WIDER_SPACE):
+            return None
+        return self._compiled.search(text.encode("ascii")) is not None

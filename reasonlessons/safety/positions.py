@@ -426,19 +426,21 @@ CLI_SUBCOMMAND_FLAGS: dict[str, tuple[str, dict[str, str]]] = {
     "dotnet": ("nuget", {"-p": BOTH}),
     "heroku": ("login", {"-p": BOTH}),
 }
+_COMMANDS = frozenset({*CLI_FLAGS, *CLI_SUBCOMMAND_FLAGS, "htpasswd", "sqlplus"})
 _COMMAND = re.compile(
     r"(?<![\w.-])(?:[\w.~-]*/)?(?P<cmd>"
-    + "|".join(
-        re.escape(c)
-        for c in sorted({*CLI_FLAGS, *CLI_SUBCOMMAND_FLAGS, "htpasswd", "sqlplus"}, key=len, reverse=True)
-    )
+    + "|".join(re.escape(c) for c in sorted(_COMMANDS, key=len, reverse=True))
     + r")(?![\w.-]|://)"
 )
+# _COMMAND's command has no [\w.-] character on either side: it is one whole run of them.
+_RUN = re.compile(r"[\w.-]+")
 _TOKEN = re.compile(r"\"[^\"\n]*\"|'[^'\n]*'|[^\s\"';|&`]+|[;|&`\n]")
 _MAX_ARGS = 40
 
 
 def _cli(text: str) -> Iterator[Span]:
+    if _COMMANDS.isdisjoint(_RUN.findall(text)):
+        return  # the hint was part of a word (`az` in `lazy`): cheaper than the pattern's search
     scanned = 0  # a command among the words of one already read is read with it: linear time
     for match in _COMMAND.finditer(text):
         if match.start() < scanned:
@@ -691,14 +693,34 @@ def _prose(text: str) -> Iterator[Span]:
             yield match.start("v4"), end, kind_of(match.group("name"))
 
 
+# The patterns below try every word of a text (the cost of a secret scan on prose); each needs a
+# character or a word that most texts of advice lack, and the finder looks for it first.
+_DASH_LETTER = re.compile(r"-[A-Za-z]")
+
+
+def _assignments(text: str) -> Iterator[Span]:
+    if ":" in text or "=" in text:  # every separator _ASSIGN takes
+        yield from _named(_ASSIGN, text)
+
+
+def _env_lines(text: str) -> Iterator[Span]:
+    if "ENV" in text or "ARG" in text or "set" in text:  # _ENV_LINE's keywords (`setx` holds `set`)
+        yield from _named(_ENV_LINE, text)
+
+
+def _flags(text: str) -> Iterator[Span]:
+    if _DASH_LETTER.search(text):  # how _FLAG's name starts (`-p`, `--password`)
+        yield from _named(_FLAG, text, flag=True)
+
+
 Finder = Callable[[str], Iterator[Span]]
 # (finder, hints): a finder runs only on a text holding one of its hints (lower case).
 _SECRET_WORDS = ("pass", "pwd", "secret", "token", "key", "auth", "cred", "sig", "pat")
 FINDERS: tuple[tuple[Finder, tuple[str, ...]], ...] = (
-    (lambda t: _named(_ASSIGN, t), _SECRET_WORDS),
-    (lambda t: _named(_ENV_LINE, t), _SECRET_WORDS),
+    (_assignments, _SECRET_WORDS),
+    (_env_lines, _SECRET_WORDS),
     (lambda t: _named(_PAIR, t), _SECRET_WORDS),
-    (lambda t: _named(_FLAG, t, flag=True), _SECRET_WORDS),
+    (_flags, _SECRET_WORDS),
     (lambda t: _named(_CONFIG_SET, t), ("config", "secret")),
     (_xml, _SECRET_WORDS),
     (_cli, tuple(sorted({*CLI_FLAGS, *CLI_SUBCOMMAND_FLAGS, "htpasswd", "sqlplus"}))),

@@ -68,18 +68,28 @@ def _rules_by_hint() -> tuple[dict[str, tuple[int, ...]], tuple[int, ...]]:
     return {low: tuple(rules) for low, rules in by_hint.items()}, unhinted
 
 
-def _format_spans(text: str, folded: str, present: set[str]) -> Iterator[Span]:
+def _longest_word(text: str) -> int:
+    """The length of the longest run of non-whitespace characters (formats.Rule.run)."""
+    return max(map(len, text.split()), default=0)
+
+
+def _format_spans(text: str, folded: str, present: set[str], longest: int | None = None) -> Iterator[Span]:
     plan, _ = _plan()
     by_hint, unhinted = _rules_by_hint()
+    longest = _longest_word(text) if longest is None else longest
     # Only rules with a hint in `present` can pass the test below; kept in the plan's order.
     chosen = {*unhinted, *(i for low in present for i in by_hint.get(low, ()))}
     for i in sorted(chosen):
         rule, hints, ignore_case = plan[i]
         if hints and not any(low in present and h in (folded if ignore_case else text) for h, low in hints):
             continue
+        if rule.run > longest:
+            continue
         for start, end in rule.spans(text):
             yield start, end, rule.kind
     for rule in formats.GENERIC:
+        if rule.run > longest:
+            continue
         for start, end in rule.spans(text):
             if formats.BENIGN_BEFORE.search(text, max(0, start - 24), start):
                 continue
@@ -92,8 +102,13 @@ _B64_RUN = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/]{12,1024}={0,2}(?![A-Z
 _USER_PASS = re.compile(r"[^:\s]{1,128}:\S{1,256}")
 
 
-def _encoded_spans(text: str, depth: int) -> Iterator[Span]:
+_B64_MIN = 12  # the shortest run _B64_RUN takes (none of its characters is whitespace)
+
+
+def _encoded_spans(text: str, depth: int, longest: int | None = None) -> Iterator[Span]:
     """Base64 that decodes to `user:password` (a Basic credential) or to text holding a secret."""
+    if (_longest_word(text) if longest is None else longest) < _B64_MIN:
+        return
     for match in _B64_RUN.finditer(text):
         run = match.group(0)
         if run.isalpha() or run.isdigit() or run.islower() or run.isupper():
@@ -129,10 +144,11 @@ def _plain(text: str, depth: int) -> list[Span]:
     folded = text.lower()
     _, words = _plan()
     present = words.present(folded)  # one pass instead of a substring search per hint
-    found = list(_format_spans(text, folded, present))
+    longest = _longest_word(text)
+    found = list(_format_spans(text, folded, present, longest))
     found.extend(positions.spans(text, present))
     found.extend(secretscan.spans(text))
-    found.extend(_encoded_spans(text, depth))
+    found.extend(_encoded_spans(text, depth, longest))
     return found
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import functools
 import hashlib
 import json
 import os
@@ -30,7 +31,7 @@ from reasonlessons.constants import SCOPE_CANDIDATE, SCOPE_GLOBAL, SCOPE_PROJECT
 from reasonlessons.lessons.file import read_lesson
 from reasonlessons.lessons.locations import Locations
 from reasonlessons.lessons.model import Lesson
-from reasonlessons.safety import textview
+from reasonlessons.safety import linear_re, textview
 from reasonlessons.store.state import load_state, save_state
 from reasonlessons.support.atomic import locked
 
@@ -106,6 +107,8 @@ _URL_CREDENTIALS = re.compile(r"://[^\s/:@]+:([^\s/@]+)@")
 _URL_SUBST = re.compile(r"\$\{?\w|\$\(|`|\{\{|%s")
 _URL_VALUE = re.compile(r"[?&][^=&#]*=([^&#]{32,})")
 _PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
+# The ASCII characters _HIDDEN holds (a text of other ASCII characters holds nothing hidden).
+_ASCII_HIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _HIDDEN = re.compile(
     "[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\u180e\ufeff\U000e0000-\U000e007f"
     "\U000e0100-\U000e01ef\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]"
@@ -139,10 +142,25 @@ def scan_text(description: str, body: str) -> list[Flag]:
     raw = f"{description}\n{body}"
     text = textview.skeleton(raw)
     flat = " ".join(text.split())
-    for pattern in _OVERRIDE:
-        if match := pattern.search(flat):
-            flags.append(Flag(OVERRIDE, f"tries to override the agent's instructions ({_quote(match[0])})"))
-            break
+    screens = _screens()
+    if screens[0].can_match(flat) is not False:
+        for pattern in _OVERRIDE:
+            if match := pattern.search(flat):
+                quoted = _quote(match[0])
+                flags.append(Flag(OVERRIDE, f"tries to override the agent's instructions ({quoted})"))
+                break
+    if screens[1].can_match(text) is not False:
+        flags.extend(_markup_and_exfiltration(text))
+    if not raw.isascii() or _ASCII_HIDDEN.search(raw):  # what else _HIDDEN and Cf could find
+        hidden = sorted({f"U+{ord(c):04X}" for c in _HIDDEN.findall(raw)} | _format_chars(raw))
+        if hidden:
+            flags.append(Flag(HIDDEN, f"holds invisible or control characters ({', '.join(hidden[:5])})"))
+    flags.extend(_caps(description, body))
+    return flags
+
+
+def _markup_and_exfiltration(text: str) -> list[Flag]:
+    flags = []
     for pattern in _SPOOF:
         if match := pattern.search(text):
             flags.append(Flag(SPOOF, f"poses as a prompt role or tool markup ({_quote(match[0])})"))
@@ -157,11 +175,20 @@ def scan_text(description: str, body: str) -> list[Flag]:
             flags.append(Flag(EXFILTRATION, f"a URL carries data or credentials ({_quote(url)})"))
         elif blob is not None:
             flags.append(Flag(EXFILTRATION, f"holds a {len(blob)}-character encoded blob"))
-    hidden = sorted({f"U+{ord(c):04X}" for c in _HIDDEN.findall(raw)} | _format_chars(raw))
-    if hidden:
-        flags.append(Flag(HIDDEN, f"holds invisible or control characters ({', '.join(hidden[:5])})"))
-    flags.extend(_caps(description, body))
     return flags
+
+
+@functools.cache
+def _screens() -> tuple[linear_re.Screen, linear_re.Screen]:
+    """Ordinary advice matches none of the patterns: one linear-time search over the flattened
+    text, one over the text, say so for an ASCII lesson (a tenth of running them all), and the
+    patterns run only where one of them can match. Every pattern that can flag the text is in a
+    screen: a line's download piped to a shell or upload of secrets is found by _PIPE_SOURCE or
+    _UPLOAD on the text as well."""
+    return (
+        linear_re.Screen(_OVERRIDE),
+        linear_re.Screen([*_SPOOF, *_EXFIL, _PIPE_SOURCE, _UPLOAD, _URL, _BLOB]),
+    )
 
 
 def _exfiltration(text: str) -> str | None:

@@ -11,6 +11,7 @@ value, tabs, non-ASCII text, odd indentation) is left to yamlread, which reads i
 While PyYAML is not imported at all, nobody can have changed its resolvers: plain scalars are then
 resolved with a copy of its YAML 1.1 table (tests hold it equal to PyYAML's) and the common values
 built here (null, booleans, decimal integers, dates), so a cold `stale` need not import PyYAML.
+yamlread does the same once PyYAML is imported, for as long as its loader is still as shipped.
 """
 
 from __future__ import annotations
@@ -205,6 +206,10 @@ class _Reader:
                 except Exception:  # noqa: BLE001 (an invalid date, say: yaml.load reports it)
                     raise _Unsupported from None
         return text
+
+
+# The tags _construct builds as SafeConstructor does (the rest it leaves to the loader).
+BUILT = ("null", "bool", "int", "timestamp")
 
 
 def _construct(tag: str, text: str) -> object:

@@ -12,6 +12,7 @@ yaml.load, which gives its own answer.
 
 from __future__ import annotations
 
+import functools
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -34,7 +35,7 @@ def loader() -> LoaderClass:
 def safe_load(text: str) -> Any:
     """`yaml.load(text, Loader=loader())`."""
     state = yamlblock.NEEDS_LOADER
-    if "yaml" not in sys.modules:  # PyYAML's resolvers are as it ships them
+    if "yaml" not in sys.modules or _stock(loader()):  # PyYAML's resolvers are as it ships them
         state, value = yamlblock.load(text, None)
         if state == yamlblock.OK:
             return value
@@ -54,13 +55,51 @@ def safe_load(text: str) -> Any:
 
 def _standard(cls: LoaderClass) -> bool:
     """Whether the loader builds str, maps and lists as PyYAML ships it (nobody added their own)."""
+    return not cls.yaml_path_resolvers and _shipped(cls, _shipped_constructors()[:3])
+
+
+def _stock(cls: LoaderClass) -> bool:
+    """Whether the loader resolves and builds plain scalars exactly as yamlblock's own table does
+    (PyYAML as it ships): then yamlblock's memo of resolved scalars holds for it too, which spares
+    the resolvers' regexes on every scalar (a third of reading a lesson's frontmatter). Checked on
+    every call, as anyone may add a resolver or constructor at any time (a few microseconds)."""
+    return (
+        not cls.yaml_path_resolvers
+        and _shipped(cls, _shipped_constructors())
+        and _table_resolvers(cls.yaml_implicit_resolvers)
+    )
+
+
+# Resolver tables found equal to yamlblock's, each with a copy made then: the copy holds the same
+# (tag, regexp) pairs, so comparing with it is mostly identity tests (comparing compiled regexps
+# costs more than the rest of the check). A table changed since compares unequal to its copy.
+_checked: dict[int, tuple[object, object]] = {}
+
+
+def _table_resolvers(table: dict[Any, list[Any]]) -> bool:
+    """Whether `table` resolves as yamlblock.RESOLVERS does (equal to it, same order)."""
+    known = _checked.get(id(table))
+    if known is not None and known[0] is table and table == known[1]:
+        return True
+    if table != yamlblock.RESOLVERS:
+        return False
+    if len(_checked) < 16:
+        _checked[id(table)] = (table, {first: list(pairs) for first, pairs in table.items()})
+    return True
+
+
+def _shipped(cls: LoaderClass, shipped: tuple[tuple[str, object], ...]) -> bool:
+    ctors = cls.yaml_constructors
+    return all(ctors.get(tag) is ctor for tag, ctor in shipped)
+
+
+@functools.cache
+def _shipped_constructors() -> tuple[tuple[str, object], ...]:
+    """(tag, SafeConstructor's own constructor): str, map and seq first, then yamlblock.BUILT."""
     from yaml.constructor import SafeConstructor
 
-    ctors = cls.yaml_constructors
-    return not cls.yaml_path_resolvers and all(
-        ctors.get(f"tag:yaml.org,2002:{name}") is getattr(SafeConstructor, f"construct_yaml_{name}")
-        for name in ("str", "map", "seq")
-    )
+    names = ("str", "map", "seq", *yamlblock.BUILT)
+    return tuple((f"tag:yaml.org,2002:{n}", getattr(SafeConstructor, f"construct_yaml_{n}")) for n in names)
 
 
 def _plain(text: str, cls: LoaderClass) -> object:

@@ -276,6 +276,26 @@ def test_plain_documents_skip_yaml_load(monkeypatch: pytest.MonkeyPatch) -> None
     assert yamlread.safe_load("a: b\n") == {"mine": "mine"}
 
 
+def test_a_loader_with_a_resolver_of_its_own_is_not_read_by_the_table(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """yamlblock's table (and its memo of resolved scalars) stands in for PyYAML's only while the
+    loader resolves as shipped: a resolver added to it, even after a first read, is honoured."""
+    import re
+
+    class Loader(yamlread.loader()):  # type: ignore[misc]
+        pass
+
+    # A table of its own, equal to PyYAML's, so that add_implicit_resolver changes it in place.
+    Loader.yaml_implicit_resolvers = {k: list(v) for k, v in Loader.yaml_implicit_resolvers.items()}
+    monkeypatch.setattr(yamlread, "loader", lambda: Loader)
+    assert yamlread.safe_load("a: b\nc: 1\n") == {"a": "b", "c": 1}  # as shipped: the table
+    Loader.add_implicit_resolver("tag:example.invalid,2026:b", re.compile(r"^b$"), ["b"])
+    Loader.add_constructor("tag:example.invalid,2026:b", lambda loader, node: "bee")
+    assert yamlread.safe_load("a: b\nc: 1\n") == yaml.load("a: b\nc: 1\n", Loader=Loader)
+    assert yamlread.safe_load("a: b\nc: 1\n") == {"a": "bee", "c": 1}
+
+
 # Block documents built from lines that sit on the edges of yamlblock's shape: every scalar YAML
 # resolves specially, indicators, quotes, comments, odd indentation.
 words = st.sampled_from(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -10,6 +11,7 @@ from hypothesis import strategies as st
 
 from reasonlessons.safety import linear_re
 from reasonlessons.safety.linear_re import PatternError, compile_pattern, problem, required_literal
+from tests.fuzzing import fuzz_settings
 
 
 @pytest.mark.parametrize(
@@ -123,3 +125,57 @@ def test_a_match_that_reaches_the_end_of_a_cut_input_does_not_count() -> None:
     assert not regex.search(window, complete=False)
     assert compile_pattern("^a{3}").search(window, complete=False)
     assert not compile_pattern(r"a\b").search(window, complete=False)
+
+
+# -- Screen: whether any of several `re` patterns can match, in one RE2 search ------------------
+
+SCREENED = [
+    re.compile(r"\bignore\s+(?:\w+\s+){0,3}?previous\b", re.IGNORECASE),
+    re.compile(r"^[\s#>*-]*system\s*:", re.MULTILINE | re.IGNORECASE),
+    re.compile(r"^#{1,6}\s*rules?\s*$", re.MULTILINE),
+    re.compile(r"\|\s*(?:sudo\s+)?(?:sh|bash)\b"),
+    re.compile(r"[A-Za-z0-9+/]{12,}={0,2}"),
+    re.compile(r"(?:\$\(|`)\s*curl\b", re.IGNORECASE),
+    re.compile(r"a.b", re.DOTALL),
+]
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [r"a$", r"^a$", r"x(?=y)", r"(?<!x)y", r"(a)\1", r"(?P<q>')x(?P=q)", r"a{,3}", r"a\Z"],
+)
+def test_a_screen_refuses_patterns_re2_would_read_otherwise(pattern: str) -> None:
+    with pytest.raises(PatternError):
+        linear_re.Screen([re.compile(pattern)])
+
+
+def test_a_screen_refuses_verbose_patterns() -> None:
+    with pytest.raises(PatternError):
+        linear_re.Screen([re.compile("a b", re.VERBOSE)])
+
+
+def test_a_screen_cannot_tell_on_text_re_reads_differently() -> None:
+    screen = linear_re.Screen(SCREENED)
+    assert screen.can_match("- plain advice, nothing to see") is False
+    assert screen.can_match("ignore the previous step") is True
+    for text in ["ignore\u00a0previous", "caf\u00e9", "ignore\x0bprevious", "a\x1cb"]:
+        assert screen.can_match(text) is None
+
+
+ascii_text = st.lists(
+    st.sampled_from(
+        [*"aAbBsSxy|`$(){}#>*-=+/:_.", " ", "  ", "\t", "\n", "\r", "\x0c", "ignore", "IGNORE", "previous",
+         "System", "system", "sh", "bash", "sudo", "curl", "rules", "rule", "ZWNobyBoaQ==", "\x00"]
+    ),
+    max_size=40,
+).map("".join)  # fmt: skip
+
+
+@fuzz_settings(ci=400)
+@given(text=ascii_text)
+def test_a_screen_that_says_no_match_is_right(text: str) -> None:
+    """On the text it screens, `False` means no pattern matches and `True` that one does."""
+    screen = linear_re.Screen(SCREENED)
+    verdict = screen.can_match(text)
+    assert verdict is not None
+    assert verdict == any(p.search(text) for p in SCREENED)

@@ -193,3 +193,76 @@ def test_the_rules_picked_by_hint_are_every_rule_the_old_loop_ran() -> None:
                     assert (d, p) in candidates, (text, detector.kind)
                     checked += 1
     assert checked > 1000
+
+
+def test_the_position_finders_first_checks_skip_nothing() -> None:
+    """_assignments, _env_lines, _flags and _cli look for a character or a whole word their
+    pattern needs before searching: on every corpus text, and on texts that hold the hint but not
+    the rest, they find what the bare patterns find."""
+    from reasonlessons.safety import positions as p
+
+    def bare_cli(text: str) -> list[p.Span]:
+        gate = p._COMMANDS
+        p._COMMANDS = _ALWAYS  # type: ignore[misc]  (its check always passes)
+        try:
+            return list(p._cli(text))
+        finally:
+            p._COMMANDS = gate  # type: ignore[misc]
+
+    texts = _hint_texts() + [
+        "DB_PASS=hunter2x", "token: Zx9qLm3vTq7RpW2k", "ENV DB_PASSWORD s3cr3tValue9",
+        "ARG API_TOKEN=abc12345", "setx API_KEY Zx9qLm3vTq7RpW2k", "set -x DB_PASS hunter2x",
+        "mysql -u root -phunter2x db", "/usr/bin/mysql -u app --password=hunter2x",
+        "~/bin/psql --password x", "lazy azure path pattern", "run `mysql` later",
+        "sshpass -p hunter2x ssh host", "a-mysql -p x", "mysql.exe -p x", "-P Zx9qLm3vTq7RpW2k",
+    ]  # fmt: skip
+    assert all(p._RUN.fullmatch(command) for command in p._COMMANDS)  # each is one whole run
+    found = 0
+    for text in texts:
+        assert list(p._assignments(text)) == list(p._named(p._ASSIGN, text)), text
+        assert list(p._env_lines(text)) == list(p._named(p._ENV_LINE, text)), text
+        assert list(p._flags(text)) == list(p._named(p._FLAG, text, flag=True)), text
+        assert list(p._cli(text)) == bare_cli(text), text
+        found += len(list(p._assignments(text))) + len(list(p._cli(text)))
+    assert found > 100
+
+
+class _Always(frozenset[str]):
+    def isdisjoint(self, other: object) -> bool:
+        return False
+
+
+_ALWAYS = _Always()
+
+
+def test_rules_skipped_for_want_of_a_long_word_cannot_match_without_one() -> None:
+    """A rule's `run` (and _B64_MIN) is a length every match reaches without whitespace: checked
+    on every match in the corpora and on runs of the rules' own alphabets, and what the scan finds
+    with the words' lengths known is what it finds without."""
+    from reasonlessons.safety import formats
+    from reasonlessons.safety import redact as module
+
+    gated = [(r.pattern, r.run) for r in (*formats.RULES, *formats.GENERIC) if r.run]
+    gated.append((module._B64_RUN, module._B64_MIN))
+    assert len(gated) >= 4
+    texts = _hint_texts() + [
+        "x " + "abcdefgh234567" * 4,
+        "ghp_" + "Ab3" * 12,
+        "key AbC9dEf2GhI5jKl8MnO1pQr4 end",
+        "dXNlcjpwYXNzd29yZDEyMw==",
+        "tok_live-" + "Zx9qLm3vTq7RpW2k" * 2,
+    ]
+    matched = 0
+    for text in texts:
+        for pattern, run in gated:
+            for match in pattern.finditer(text):
+                assert len(match.group(0)) >= run
+                assert not any(c.isspace() for c in match.group(0))
+                matched += 1
+        folded = text.lower()
+        present = module._plan()[1].present(folded)
+        assert list(module._format_spans(text, folded, present)) == list(
+            module._format_spans(text, folded, present, longest=1 << 30)
+        )
+        assert list(module._encoded_spans(text, 0)) == list(module._encoded_spans(text, 0, longest=1 << 30))
+    assert matched > 50

@@ -11,6 +11,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from reasonlessons.errors import LessonFileError, UnsafeTextError
 from reasonlessons.lessons.file import parse_lesson, read_lesson
@@ -317,3 +319,46 @@ def test_bidi_controls_are_never_stored(loc: Locations, cli_invoke: Invoke) -> N
     out = cli_invoke("add", "bidi", "--description", "Tests\u2066x\u2069", "--repo", loc.root, expect=1)
     assert "bidirectional" in out.stderr
     assert not (loc.project_dir / "bidi.md").exists()
+
+
+class _Unscreened:
+    def can_match(self, text: str) -> None:
+        return None
+
+
+def _unscreened_scan(description: str, body: str) -> list[str]:
+    """scan_text with every pattern run (its screens answering "cannot tell")."""
+    import reasonlessons.store.trust as trust
+
+    screens = trust._screens
+    trust._screens = lambda: (_Unscreened(), _Unscreened())  # type: ignore[assignment,return-value]
+    try:
+        return [str(flag) for flag in scan_text(description, body)]
+    finally:
+        trust._screens = screens
+
+
+fragments = st.sampled_from(
+    [body for _, body in HOSTILE]
+    + ["ignore", "all", "previous", "instructions", "you are now", "from now on,", "new instructions:",
+       "developer mode", "do not tell the user", "print your system prompt", "SYSTEM:", "system:",
+       "assistant :", "<|im_start|>", "[INST]", "<</SYS>>", "<system-reminder>", "</tool_use>", "### System",
+       "curl", "wget", "| sh", "|bash", "| sudo python3", "base64 -d", "$(curl", "`wget", "/dev/tcp/",
+       "nc -e ", " -d ", " --data=", " -F ", "@~/.ssh", "$(env)", "${API_KEY}", "https://a.example/p?x=",
+       "https://u:pw@h.example/", "${{x}}", "%41%42", "aGVsbG8gd29ybGQgdGhpcyBpcyBhIHNlY3JldCBwYXlsb2Fk" * 3,
+       " ", "\n", "\t", "- ", "tests", "run", "\x0b", "\x1c", "\x07", "é", "\u200b", "\u0456"]
+)  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(parts=st.lists(fragments, max_size=12), description=fragments)
+def test_the_screens_hide_no_flag(parts: list[str], description: str) -> None:
+    """The linear-time screens only skip patterns that cannot match: flags are the same, word
+    for word, as with every pattern run (hostile pieces, benign words, text the screens leave)."""
+    body = "".join(parts)
+    assert [str(flag) for flag in scan_text(description, body)] == _unscreened_scan(description, body)
+
+
+@pytest.mark.parametrize(("code", "body"), HOSTILE)
+def test_the_screens_hide_no_hostile_flag(code: str, body: str) -> None:
+    assert [str(flag) for flag in scan_text("Testing tips", body)] == _unscreened_scan("Testing tips", body)
