@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -28,6 +29,7 @@ from reasonlessons.recall import bm25, rank, relevance
 from reasonlessons.recall.api import Recaller
 from reasonlessons.recall.index import LessonIndex
 from reasonlessons.recall.match import Query
+from reasonlessons.support import stamp
 from reasonlessons.support.tokens import GENERIC, tokenize
 from tests.recall.reference import ReferenceRecaller
 
@@ -112,12 +114,29 @@ def prompts(seed: int, words: int = 400) -> Iterator[tuple[str, list[str], str |
         yield f"add {text}" if i % 3 else text, files, cmd
 
 
+def _newest_change(written: list[tuple[Locations, int, int]]) -> int:
+    """The latest ctime (ns) among the generated lesson files and their folders."""
+    newest = 0
+    for loc, _, _ in written:
+        for top in (loc.root, loc.home):
+            for path in [top, *top.rglob("*")]:
+                info = path.stat()
+                newest = max(newest, info.st_mtime_ns, info.st_ctime_ns)
+    return newest
+
+
 @pytest.fixture(scope="module")
 def libraries(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[Locations, int]]:
     out = []
+    written = []
     for seed, n in ((1, 60), (2, 450), (3, 900)):
         base = tmp_path_factory.mktemp(f"lib{seed}")
-        loc = write_library(base / "repo", base / "home", n, seed)
+        written.append((write_library(base / "repo", base / "home", n, seed), seed, n))
+    # Wait out the racy window of the files just written: until then every index opened re-reads
+    # them and numbers them anew, and the new and old recallers below each open one, so ties
+    # (ranked by lesson number) could differ between them for a reason that is not the search.
+    time.sleep(max(0, _newest_change(written) + stamp.RACY_NS + 10_000_000 - time.time_ns()) / 1e9)
+    for loc, seed, n in written:
         idx = LessonIndex(loc)
         idx.ensure()
         assert idx.n_docs == n  # every generated lesson is valid
