@@ -16,7 +16,6 @@ from reasonlessons.capture.reduce.observations import SessionObservations
 from reasonlessons.capture.report import CaptureReport, Item
 from reasonlessons.capture.writer import CandidateWriter
 from reasonlessons.learning.loop import SessionLearner
-from reasonlessons.lessons.model import Lesson
 from reasonlessons.recall.match import agent_family
 from reasonlessons.store.config import DEFAULTS, Config
 from reasonlessons.store.project import Project
@@ -102,12 +101,9 @@ class CandidateMaker:
                     self._writs.setdefault(agent_family(obs.agent), []).append(outcome.name)
             elif outcome.action == "updated":
                 self.report.updated.append(item)
-                twin = self._lesson(outcome.scope, outcome.name)
+                twin = outcome.lesson
                 if twin is not None:  # one more session found it: its confidence rises
                     self.outcomes.repeated(twin, read.trace, [e.get("ref", "") for e in draft.evidence])
             elif outcome.action == "skipped":
                 self.report.dropped.append(item)
         captured[label] = max(captured.get(label, -1), obs.last_seq)
-
-    def _lesson(self, scope: str | None, name: str) -> Lesson | None:
-        return next((x for x in self.writer.lessons if x.scope == scope and x.name == name), None)

@@ -18,7 +18,6 @@ from functools import lru_cache
 
 from reasonlessons.capture.extract.draft import CandidateDraft
 from reasonlessons.lessons.model import Lesson
-from reasonlessons.store.scopes import content_key
 from reasonlessons.support.hashing import text_key
 
 JACCARD_MIN = 0.8
@@ -57,11 +56,22 @@ def _mentions(text: str, claim: str) -> bool:
     return bool(needle) and f" {needle} " in f" {text} "
 
 
+@lru_cache(maxsize=4096)
+def _text_key(text: str) -> str:
+    # Every session of a log re-discovers the same drafts and meets the same lessons: the same
+    # texts are keyed over and over (the store's content key, support/hashing.py).
+    return text_key(text)
+
+
 def score(draft: CandidateDraft, lesson: Lesson) -> float:
     """How surely `lesson` already says what `draft` says; 0 when it does not."""
     draft_text = f"{draft.description}\n{draft.body}"
+    return _score(draft, draft_text, _text_key(draft_text), lesson)
+
+
+def _score(draft: CandidateDraft, draft_text: str, draft_key: str, lesson: Lesson) -> float:
     lesson_text = f"{lesson.description}\n{lesson.body}"
-    if text_key(draft_text) == content_key(lesson):
+    if draft_key == _text_key(lesson_text):
         return 10.0
     if draft.source == "writ" and lesson.name == draft.name:
         return 9.0
@@ -84,8 +94,10 @@ def find_duplicate(draft: CandidateDraft, lessons: Sequence[Lesson]) -> Lesson |
     """The lesson `draft` duplicates best, or None; candidates win ties over promoted lessons."""
     best: tuple[float, int, str] | None = None
     found: Lesson | None = None
+    draft_text = f"{draft.description}\n{draft.body}"
+    draft_key = _text_key(draft_text)  # once per draft, not once per lesson
     for lesson in lessons:
-        value = score(draft, lesson)
+        value = _score(draft, draft_text, draft_key, lesson)
         if value <= 0:
             continue
         rank = (value, 1 if lesson.scope == "candidate" else 0, lesson.name)

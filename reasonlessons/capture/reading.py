@@ -9,7 +9,7 @@ at a time, so memory stays flat whatever the size of one file.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -17,7 +17,7 @@ from reasonlessons import capture
 from reasonlessons.capture import extract, reduce
 from reasonlessons.capture.extract.context import SessionPlace
 from reasonlessons.capture.extract.fingerprints import RepoFacts
-from reasonlessons.capture.reduce.observations import SessionObservations
+from reasonlessons.capture.reduce.observations import Observation, SessionObservations, Writ
 from reasonlessons.learning.trace import SessionTrace
 from reasonlessons.sessions.errors import MissingDependencyError, UnsupportedLogError
 from reasonlessons.sessions.events import ReadStats
@@ -147,6 +147,12 @@ def read_file(job: ReadJob) -> FileRead:
     read = FileRead()
     try:
         for session in read_sessions(job, read):
+            if session.drafts is not None:
+                # Drafts made here: the main process needs of the observations only their counts
+                # and whether a writ is among them (gates.session_skip_reason), not every item
+                # rebuilt from the pickle, one session after another.
+                items: list[Observation] = [item for item in session.obs.items if isinstance(item, Writ)]
+                session.obs = replace(session.obs, items=items)
             read.sessions.append(session)
     except READ_ERRORS as exc:
         read.failed = str(exc)

@@ -8,7 +8,7 @@ so its extra evidence is kept in local state (`capture-evidence.json`) instead.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +39,7 @@ class Outcome:
     scope: str | None = None
     path: Path | None = None
     reason: str = ""
+    lesson: Lesson | None = field(default=None, compare=False, repr=False)  # the one updated
 
 
 class CandidateWriter:
@@ -76,7 +77,7 @@ class CandidateWriter:
             evidence = checked.evidence if checked is not None else clean_evidence(draft.evidence)
             if evidence is None:
                 return Outcome("skipped", twin.name, reason="evidence could not be redacted (fail closed)")
-            return self._add_evidence(twin, replace(draft, evidence=evidence))
+            return self._add_evidence(twin, evidence, draft.outcome)
         assert cleaned is not None
         draft = cleaned
         if draft.update_only:
@@ -139,8 +140,9 @@ class CandidateWriter:
         }
         assert_clean(render_lesson(Lesson(meta=meta, body=draft.body)).decode("utf-8"))
 
-    def _add_evidence(self, twin: Lesson, draft: CandidateDraft) -> Outcome:
-        """Note more evidence for `twin`; written by `flush()` (once per run, not once per session)."""
+    def _add_evidence(self, twin: Lesson, evidence: list[Any], found: str) -> Outcome:
+        """Note more `evidence` for `twin` (and the outcome the draft `found`); written by `flush()`
+        (once per run, not once per session)."""
         key = (twin.scope or "", twin.name)
         pending = self._pending.get(key)
         if pending is None:
@@ -153,15 +155,16 @@ class CandidateWriter:
         outcome = None
         changed_outcome = False
         if twin.scope == SCOPE_CANDIDATE:
-            outcome = merge_outcome(pending.outcome or twin.meta.get("outcome"), draft.outcome)
+            outcome = merge_outcome(pending.outcome or twin.meta.get("outcome"), found)
             changed_outcome = outcome != twin.meta.get("outcome")
-        new = [item for item in draft.evidence if _key(item) not in pending.seen]
-        if not new and not changed_outcome:
+        keyed = [(mark, item) for item in evidence if (mark := _key(item)) not in pending.seen]
+        if not keyed and not changed_outcome:
             return Outcome("unchanged", twin.name, twin.scope, twin.path)
-        pending.seen.update(_key(item) for item in new)
+        pending.seen.update(mark for mark, _ in keyed)
+        new = [item for _, item in keyed]
         pending.evidence = merge_evidence(pending.evidence, new)
         pending.outcome = outcome
-        return Outcome("updated", twin.name, twin.scope, twin.path)
+        return Outcome("updated", twin.name, twin.scope, twin.path, lesson=twin)
 
     def _promoted(self) -> dict[str, Any]:
         if self._state is None:
@@ -208,7 +211,7 @@ class _Pending:
 
 
 def _key(item: object) -> tuple[str, ...]:
-    return tuple(str(v) for v in item.values()) if isinstance(item, dict) else (str(item),)
+    return tuple(map(str, item.values())) if isinstance(item, dict) else (str(item),)
 
 
 def recorded_evidence(project: Project, scope: str, name: str) -> list[Any]:

@@ -76,7 +76,7 @@ def _evidence_sessions(lesson: Lesson) -> set[str]:
 def watched(lessons: Iterable[Lesson], trace: SessionTrace, skip: Collection[str]) -> list[Recalled]:
     """Lessons not injected into this session whose claims it may still check: those that existed
     before it started and were not learned from it (their own sessions are repeats, not checks)."""
-    if trace.started is None or not trace.runs:
+    if trace.started is None or not trace.ran:
         return []
     out = []
     for lesson in lessons:
@@ -189,7 +189,7 @@ class SessionLearner:
                 successful=successful,
                 summaries=self._summaries,
                 counters=self._counters,
-                lessons=self._lessons() if trace.runs and trace.started is not None else None,
+                lessons=self._lessons() if trace.ran and trace.started is not None else None,
                 floor=self.floor,
             )
         except (ReasonLessonsError, OSError) as exc:

@@ -10,7 +10,6 @@ adds up its tokens, and a lesson gets at most one verdict per session.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +42,10 @@ class Summaries:
     def __init__(self, path: Path, data: dict[str, Any]) -> None:
         self.path = path
         self.data = data
-        self._loaded = _fingerprint(data)
+        # Whether a record changed the document since it was read or saved (a re-capture must not
+        # touch the file): compared entry by entry as recorded, not by rendering the whole
+        # document, thousands of sessions, at every save.
+        self._changed = False
 
     @classmethod
     def load(cls, state_dir: Path) -> Summaries:
@@ -85,18 +87,20 @@ class Summaries:
         new["linked_by"] = link.how or old.get("linked_by")
         new["outcomes"] = verdicts
         new["successful"] = successful
+        if not self._changed and self.data.get(key) != new:
+            self._changed = True
         self.data[key] = new
 
     def save(self) -> None:
         """Write the document, unless nothing changed (a re-capture must not touch the file)."""
-        if _fingerprint(self.data) == self._loaded:
+        if not self._changed:
             return
         if len(self.data) > MAX_SESSIONS:
             order = sorted(self.data, key=lambda k: str(_when(self.data[k])))
             for key in order[: len(self.data) - MAX_SESSIONS]:
                 del self.data[key]
         save_state(self.path, self.data, kind=SUMMARIES_KIND)
-        self._loaded = _fingerprint(self.data)  # saved: the next save writes only if it changes
+        self._changed = False  # saved: the next save writes only if a record changes it
 
 
 def _when(entry: object) -> str:
@@ -132,7 +136,3 @@ def _entry(trace: SessionTrace) -> dict[str, Any]:
         "first_seq": trace.first_seq,
         "last_seq": trace.last_seq,
     }
-
-
-def _fingerprint(data: dict[str, Any]) -> str:
-    return json.dumps(data, sort_keys=True, default=str)

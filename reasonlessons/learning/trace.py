@@ -9,8 +9,10 @@ prompts, and when the session ran.
 from __future__ import annotations
 
 import datetime as dt
+import pickle
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from reasonlessons.safety.redact import redact
 from reasonlessons.sessions.edits import file_edits, relative
@@ -73,6 +75,25 @@ class SessionTrace:
     _snapshots: dict[str, Tokens] = field(default_factory=dict)
     _loose: Tokens = field(default_factory=Tokens)
     _prompts: int = 0
+    _commands: list[str] | None = None  # worked out by `seal`
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # A pool worker ships every session's trace to the main process, which reads the runs and
+        # messages only when a lesson is judged against the session (rare): they travel as one
+        # blob, unpickled on first use (_Shipped), instead of a ShellRun and an Invocation per
+        # command rebuilt one session after another in the process every worker waits for.
+        state = self.__dict__.copy()
+        if "_packed" not in state:
+            runs, messages = state.pop("runs"), state.pop("messages")
+            state["_packed"] = pickle.dumps((runs, messages), pickle.HIGHEST_PROTOCOL)
+            state["_ran"] = bool(runs)
+        return (_shipped, (), state)
+
+    @property
+    def ran(self) -> bool:
+        """Whether the session ran any shell command (known without unpacking a shipped trace)."""
+        ran = self.__dict__.get("_ran")
+        return bool(self.runs) if ran is None else bool(ran)
 
     def feed(self, event: Event) -> None:
         """Take one event (in `seq` order)."""
@@ -162,6 +183,7 @@ class SessionTrace:
         Claude Code session has one per model response, thousands, which a pool worker would
         otherwise pickle and the main process sum, one session after another."""
         self._loose, self._snapshots = self.tokens, {}
+        self._commands = self.commands
 
     @property
     def tokens(self) -> Tokens:
@@ -180,6 +202,8 @@ class SessionTrace:
     @property
     def commands(self) -> list[str]:
         """The general forms of the commands run, first seen first (bounded)."""
+        if self._commands is not None:
+            return list(self._commands)
         seen: dict[str, None] = {}
         for run in self.runs:
             if run.invocation is not None and len(seen) < 40:
@@ -196,6 +220,28 @@ class SessionTrace:
             return bool(checks[-1].ok)
         known = [r for r in self.runs if r.ok is not None]
         return not known or bool(known[-1].ok)
+
+
+class _Shipped(SessionTrace):
+    """A trace as the main process receives it from a pool worker: `runs` and `messages` unpacked
+    on first use. A class of its own because `__getattr__` slows every attribute read of the class
+    that has it (CPython does not specialize them), and the worker's trace reads its own on every
+    event."""
+
+    if not TYPE_CHECKING:  # (typed as the fields they stand for)
+
+        def __getattr__(self, name: str) -> Any:
+            # Only called for an attribute not set: `runs` or `messages`, still packed.
+            packed = self.__dict__.get("_packed")
+            if packed is None or name not in ("runs", "messages"):
+                raise AttributeError(name)
+            del self._packed, self._ran
+            self.runs, self.messages = pickle.loads(packed)
+            return self.__dict__[name]
+
+
+def _shipped() -> _Shipped:
+    return _Shipped.__new__(_Shipped)
 
 
 def _add(a: Tokens, b: Tokens) -> Tokens:

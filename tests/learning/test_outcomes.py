@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 import pickle
+from pathlib import Path
 
 import pytest
 
@@ -204,3 +206,53 @@ def test_trace_keeps_tokens_terms_and_times() -> None:
     assert {"flaky", "queue", "drain", "test"} <= set(t.terms)
     assert "fix" not in t.terms  # generic words say nothing about the task
     assert t.started == t.ended == T0
+
+
+def test_a_shipped_trace_reads_as_the_one_the_worker_sealed() -> None:
+    """A pool worker's trace reaches the main process with its runs and messages packed, unpacked
+    only when a lesson is judged: what the main process reads of it, and every verdict, is the same."""
+    t = trace(("npx jest", False, "sh: <n>: jest: not found"), ("npm test", True, None), files=("src/a.ts",))
+    t.feed(Event(agent="claude-code", session_id="s1", seq=90, role="user", kind="text",
+                 raw_ref="log.jsonl:90", text="no, use npm test"))  # fmt: skip
+    t.seal()
+    shipped = pickle.loads(pickle.dumps(t))
+    assert isinstance(shipped, SessionTrace)
+    assert "runs" not in vars(shipped)  # still packed: summaries need none of it
+    assert shipped.ran is True
+    assert shipped.commands == t.commands == ["npx jest", "npm test"]
+    assert (shipped.tokens, shipped.files, shipped.started, shipped.last_seq) == (
+        t.tokens, t.files, t.started, t.last_seq
+    )  # fmt: skip
+    item = Recalled(lesson(COMMAND_FIX, "`npx jest` fails here; run `npm test` instead"), None)
+    assert evaluate(shipped, [item]) == evaluate(t, [item])  # unpacked on first use
+    assert shipped.runs == t.runs
+    assert shipped.messages == t.messages
+    assert shipped.successful is t.successful is True
+    again = pickle.loads(pickle.dumps(pickle.loads(pickle.dumps(t))))  # shipped twice, never unpacked
+    assert again.runs == t.runs
+    empty = SessionTrace("claude-code", "s2")
+    empty.seal()
+    assert pickle.loads(pickle.dumps(empty)).ran is False
+
+
+def test_summaries_are_written_only_when_a_record_changes_them(tmp_path: Path) -> None:
+    from reasonlessons.learning.link import Link
+    from reasonlessons.learning.summaries import SUMMARIES_FILE, Summaries
+
+    t = trace(("npm test", True, None))
+    t.seal()
+    doc = Summaries.load(tmp_path)
+    doc.save()
+    assert not (tmp_path / SUMMARIES_FILE).exists()  # nothing recorded: nothing written
+    doc.record(t, Link({}), [], successful=True)
+    doc.save()
+    written = (tmp_path / SUMMARIES_FILE).read_bytes()
+    (tmp_path / SUMMARIES_FILE).write_bytes(b"marker: the file was not rewritten")
+    again = Summaries(tmp_path / SUMMARIES_FILE, json.loads(written)["data"])
+    again.record(t, Link({}), [], successful=True)  # the same session captured again: no change
+    again.save()
+    assert (tmp_path / SUMMARIES_FILE).read_bytes() == b"marker: the file was not rewritten"
+    again.record(t, Link({}), [], successful=False)  # a change: written
+    again.save()
+    data = json.loads((tmp_path / SUMMARIES_FILE).read_bytes())["data"]
+    assert data["claude-code:s1"]["successful"] is False

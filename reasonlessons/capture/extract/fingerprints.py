@@ -118,6 +118,8 @@ class RepoFacts:
         self.root = root
         self._docs: dict[str, object] = {}
         self._exists: dict[str, bool] = {}  # one capture run sees one state of the repository
+        # for_invocation's answers: every session of a log runs the same few commands again.
+        self.defining: dict[tuple[Invocation, str, bool], list[str]] = {}
 
     def _under(self, rel: str) -> Path | None:
         path = (self.root / rel).resolve() if rel else self.root
@@ -225,11 +227,17 @@ def for_invocation(
     With `absent_ok`, a script or dependency missing from an existing package.json is named too:
     a lesson born of `Missing script: lint` depends on that absence and goes stale when it ends.
     """
+    key = (inv, base, absent_ok)
+    known = facts.defining.get(key)
+    if known is not None:
+        return list(known)
     found: list[str] = []
     for prefix in _prefixes(_prefix(inv, base) + _target_dir(inv)):
         found = _defining(inv, prefix, facts, absent_ok=absent_ok)
         if found:
             break
+    if len(facts.defining) < 4096:
+        facts.defining[key] = list(found)
     return found
 
 
