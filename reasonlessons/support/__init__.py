@@ -3,7 +3,8 @@
 Takes bytes, paths and repositories; gives them back safely written, parsed, hashed or read, so no
 other package imports orjson, xxhash, filelock, PyYAML or GitPython itself.
 
-    atomic.py     atomic file writes, and the inter-process lock around store mutations (filelock)
+    atomic.py     atomic file writes, and the inter-process lock around store mutations (flock;
+                  filelock on Windows)
     jsonio.py     JSON in and out (orjson)
     hashing.py    content hashes of repo facts (xxhash)
     stamp.py      a file's identity from stat(): the one stamp every cache compares, and racy timestamps
