@@ -35,7 +35,9 @@ from bench_recall import FILE, GIT_ENV, PROMPT, build  # noqa: E402
 
 
 def payloads(root: Path, run: int) -> dict[str, dict[str, object]]:
-    common = {"session_id": f"bench-{run}", "transcript_path": "", "cwd": str(root)}
+    # Unique per invocation too: a library kept with --keep holds the call rings of earlier runs, and a
+    # PostToolUse following an old failure of the same session would take the write path.
+    common = {"session_id": f"bench-{os.getpid()}-{run}", "transcript_path": "", "cwd": str(root)}
     return {
         "UserPromptSubmit": {**common, "hook_event_name": "UserPromptSubmit", "prompt": PROMPT},
         "PreToolUse": {
