@@ -42,7 +42,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 RESCAN = 10  # samples between two listings of /proc (_Descendants)
 FILE_BYTES = 16 * 1024 * 1024  # one log file; a session is about 150 KB, so ~100 per file
@@ -406,6 +406,46 @@ SPLIT: list[tuple[float, float]] = []  # CPU seconds of each run_cli: (main proc
 PACKAGE_JSON = '{"type": "module", "scripts": {"test": "vitest run"}}\n'
 
 
+class Rounds(NamedTuple):
+    """Per-round figures of `interleave`: the json pass's and capture's wall and CPU seconds."""
+
+    base_wall: list[float]
+    base_cpu: list[float]
+    cap_wall: list[float]
+    cap_cpu: list[float]
+    worker_rss: float  # MiB, the largest pool worker seen
+    report: dict[str, Any]  # capture's --json report of the last round
+
+
+def interleave(
+    files: list[Path],
+    repo: Path,
+    logs: Path,
+    agent: str,
+    env: dict[str, str],
+    rounds: int,
+    jobs: int | None = None,
+) -> Rounds:
+    """`rounds` pairs of the json pass and a fresh-state capture, interleaved so that load from
+    other work hits both alike."""
+    base_wall: list[float] = []
+    base_cpu: list[float] = []
+    cap_wall: list[float] = []
+    cap_cpu: list[float] = []
+    worker_rss = 0.0
+    report: dict[str, Any] = {}
+    for _ in range(rounds):
+        wall, cpu = baseline(files)
+        base_wall.append(wall)
+        base_cpu.append(cpu)
+        shutil.rmtree(repo / ".reasonix", ignore_errors=True)  # fresh state: everything is read
+        wall, cpu, rss, report = run_cli(repo, logs, agent, env, jobs)
+        worker_rss = max(worker_rss, rss)
+        cap_wall.append(wall)
+        cap_cpu.append(cpu)
+    return Rounds(base_wall, base_cpu, cap_wall, cap_cpu, worker_rss, report)
+
+
 def _median_ratio(base: list[float], capture: list[float]) -> str:
     ratio = statistics.median(base) / statistics.median(capture)
     rounds = ", ".join(f"{b / c:.2f}" for b, c in zip(base, capture, strict=True))
@@ -442,25 +482,13 @@ def main() -> None:
         env.pop("PYTHONDONTWRITEBYTECODE", None)  # else every run compiles all it imports
         mib = total / (1 << 20)
         print(f"logs: {len(files)} files, {mib:.0f} MiB ({args.agent}); {os.cpu_count()} CPUs")
-        base_wall: list[float] = []
-        base_cpu: list[float] = []
-        cap_wall: list[float] = []
-        cap_cpu: list[float] = []
-        worker_rss = 0.0
-        report: dict[str, Any] = {}
         for path in files:  # read once, untimed: kept logs may not be in the page cache yet
             with path.open("rb") as handle:
                 while handle.read(1 << 24):
                     pass
-        for _ in range(args.rounds):
-            wall, cpu = baseline(files)
-            base_wall.append(wall)
-            base_cpu.append(cpu)
-            shutil.rmtree(repo / ".reasonix", ignore_errors=True)  # fresh state: everything is read
-            wall, cpu, rss, report = run_cli(repo, logs, args.agent, env, args.jobs)
-            worker_rss = max(worker_rss, rss)
-            cap_wall.append(wall)
-            cap_cpu.append(cpu)
+        base_wall, base_cpu, cap_wall, cap_cpu, worker_rss, report = interleave(
+            files, repo, logs, args.agent, env, args.rounds, args.jobs
+        )
         peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
         base, first = statistics.median(base_wall), statistics.median(cap_wall)
         print(f"json.loads per line: {base:.1f} s ({mib / base:.0f} MiB/s), median of {args.rounds}")

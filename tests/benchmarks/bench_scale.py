@@ -107,21 +107,9 @@ def logs(tmp: Path, args: argparse.Namespace) -> int:
     env = {**os.environ, "HOME": str(home), "REASONIX_HOME": str(home / ".reasonix")}
     env["PYTHONPYCACHEPREFIX"] = str(tmp / "pycache")
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # run from cached bytecode, as installed
-    base_wall: list[float] = []
-    base_cpu: list[float] = []
-    cap_wall: list[float] = []
-    cap_cpu: list[float] = []
-    worker_rss = 0.0
-    report: dict[str, Any] = {}
-    for _ in range(args.log_rounds):  # interleaved, so that load from others hits both alike
-        wall, cpu = bc.baseline(files)
-        base_wall.append(wall)
-        base_cpu.append(cpu)
-        shutil.rmtree(repo_dir / ".reasonix", ignore_errors=True)  # fresh state: everything is read
-        wall, cpu, rss, report = bc.run_cli(repo_dir, folder, "auto", env)
-        worker_rss = max(worker_rss, rss)
-        cap_wall.append(wall)
-        cap_cpu.append(cpu)
+    base_wall, base_cpu, cap_wall, cap_cpu, worker_rss, report = bc.interleave(
+        files, repo_dir, folder, "auto", env, args.log_rounds
+    )
     main_rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     base, cap = statistics.median(base_wall), statistics.median(cap_wall)
     base_s, cap_s = statistics.median(base_cpu), statistics.median(cap_cpu)
