@@ -198,17 +198,10 @@ def test_scores_and_the_text_only_order_equal_bm25_over_every_posting(
         idx.ensure()
         for prompt, files, cmd in prompts(seed + 100):
             terms = list(dict.fromkeys(tokenize(prompt) + tokenize(" ".join([*files, cmd or ""]))))
-            postings = idx.postings(terms)
-            want = bm25.score(terms, postings, n_docs=idx.n_docs, avgdl=idx.avgdl)
-            shared: dict[int, int] = {}
-            for term, plist in postings.items():
-                for doc, _, _ in plist:
-                    shared[doc] = shared.get(doc, 0) + (term not in GENERIC)
+            want, shared = _full_read(idx, terms)
             rng = random.Random(prompt)
             exclude = set(rng.sample(sorted(want), min(len(want), 5)))
-            order = sorted(
-                (d for d in want if d not in exclude and shared[d] >= 2), key=lambda d: (-want[d], d)
-            )
+            order = _ranked(want, shared, exclude)
             search = relevance.TextSearch(idx, terms)
             assert list(search.ranked(exclude=exclude, min_shared=2, limit=50)) == order[:50]
             assert list(search.ranked(exclude=exclude, min_shared=2, limit=7)) == order[:7]
@@ -305,14 +298,24 @@ def test_the_claude_code_hook_answers_as_with_a_full_read(
     assert answered > 20
 
 
-def _full_order(idx: LessonIndex, terms: list[str], exclude: set[int]) -> list[int]:
+def _full_read(idx: LessonIndex, terms: list[str]) -> tuple[dict[int, float], dict[int, int]]:
+    """BM25 over every posting of `terms`, and how many non-generic terms each lesson shares."""
     postings = idx.postings(terms)
-    want = bm25.score(terms, postings, n_docs=idx.n_docs, avgdl=idx.avgdl)
+    scores = bm25.score(terms, postings, n_docs=idx.n_docs, avgdl=idx.avgdl)
     shared: dict[int, int] = {}
     for term, plist in postings.items():
         for doc, _, _ in plist:
             shared[doc] = shared.get(doc, 0) + (term not in GENERIC)
-    return sorted((d for d in want if d not in exclude and shared[d] >= 2), key=lambda d: (-want[d], d))
+    return scores, shared
+
+
+def _ranked(scores: dict[int, float], shared: dict[int, int], exclude: set[int]) -> list[int]:
+    """The text-only order: lessons sharing two words, best score first, ties by id."""
+    return sorted((d for d in scores if d not in exclude and shared[d] >= 2), key=lambda d: (-scores[d], d))
+
+
+def _full_order(idx: LessonIndex, terms: list[str], exclude: set[int]) -> list[int]:
+    return _ranked(*_full_read(idx, terms), exclude)
 
 
 def _write(project: Path, name: str, body: str) -> None:
