@@ -30,7 +30,6 @@ per-turn path (recall, hooks) and heavy modules load only when used.
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING
 
 __version__ = "0.1.0"
 
@@ -79,6 +78,7 @@ __all__ = [
     "validate",
 ]
 
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING (mypy reads it so), without importing typing: ~3 ms a turn
 if TYPE_CHECKING:
     from reasonlessons.errors import (
         LessonExistsError,

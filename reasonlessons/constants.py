@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import re
-from typing import Final
+
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING (mypy reads it so), without importing typing: ~3 ms a turn
+if TYPE_CHECKING:
+    from typing import Final
 
 APP_NAME: Final = "reasonlessons"
 

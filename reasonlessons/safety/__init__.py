@@ -16,13 +16,15 @@ Takes any text reasonlessons is about to write, and the patterns lessons carry; 
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
 
 # Loaded on first use: redaction compiles its pattern table on import, and modules on the per-turn
 # path (recall, state documents, lesson files) need it only when they write or index a lesson.
 __all__ = ["redact"]
 
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING (mypy reads it so), without importing typing: ~3 ms a turn
 if TYPE_CHECKING:
+    from typing import Any
+
     from reasonlessons.safety import redact
 
 

@@ -14,7 +14,9 @@ and exit code as their Typer twins in reasonlessons/cli/, from one option table 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING (mypy reads it so), without importing typing: ~3 ms a turn
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 GLOBAL_FLAGS = ("--version", "--no-color")
 
