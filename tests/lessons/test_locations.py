@@ -3,6 +3,8 @@ leaves its scope's root through a symlink, and a state folder that arrived by gi
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import shutil
 from collections.abc import Callable
@@ -151,3 +153,27 @@ def test_reasonix_home_is_the_variable_when_set_else_dot_reasonix_in_the_user_ho
     assert statedir.reasonix_home({}, str(tmp_path)) == str(tmp_path / ".reasonix")
     assert statedir.reasonix_home({"REASONIX_HOME": ""}, str(tmp_path)) == str(tmp_path / ".reasonix")
     assert reasonix_home({}, tmp_path) == tmp_path / ".reasonix"
+
+
+@pytest.mark.parametrize("tracked", [False, True])
+def test_the_remembered_answer_is_read_without_json_as_json_reads_it(
+    make_repo: Callable[[str], Path], monkeypatch: pytest.MonkeyPatch, tracked: bool
+) -> None:
+    repo = make_repo("recall-ts")
+    (repo / ".reasonix" / "state").mkdir()
+    home = str(Locations.discover(repo).home)
+    monkeypatch.setattr(statedir, "_tracked", lambda index, root: tracked)
+    assert statedir.foreign(str(repo), home) is tracked  # read from the index, remembered
+    cache = Path(statedir.machine_dir(str(repo), home), statedir.CACHE_FILE)
+    doc = json.loads(cache.read_bytes())
+    assert doc["tracked"] is tracked
+    monkeypatch.setattr(statedir, "_tracked", lambda index, root: pytest.fail("the index was read again"))
+    assert statedir.foreign(str(repo), home) is tracked  # the quick read of the file as written
+    cache.write_text(json.dumps(doc, indent=2))  # written some other way: json reads it
+    assert statedir.foreign(str(repo), home) is tracked
+
+
+def test_the_repository_key_is_a_sha256_of_the_real_path(tmp_path: Path) -> None:
+    real = os.path.realpath(tmp_path)
+    digest = hashlib.sha256(real.encode()).hexdigest()[:20]
+    assert statedir.repo_key(str(tmp_path)) == f"{os.path.basename(real)}-{digest}"
