@@ -27,10 +27,11 @@ def read_lesson(path: Path, *, scope: str | None = None) -> Lesson:
     return lesson
 
 
-def read_lesson_bytes(path: Path) -> bytes:
-    """Read a lesson file's bytes, refusing links, non-files and oversized files without reading them."""
+def read_lesson_bytes(path: Path, info: os.stat_result | None = None) -> bytes:
+    """Read a lesson file's bytes, refusing links, non-files and oversized files without reading them.
+    `info` is the file's lstat when the caller has just taken it (a cold `stale` stamps 1,000 first)."""
     try:
-        info = path.lstat()
+        info = path.lstat() if info is None else info
     except FileNotFoundError:
         raise LessonFileError(path, "no such file", "check the name with `reasonlessons list`") from None
     except OSError as exc:
@@ -268,9 +269,10 @@ _FM_BOUNDARY = r"^-{3,}\s*$"
 _POST_ARGS = frozenset({"self", "content", "handler"})
 
 
-def read_lesson_meta(path: Path) -> dict[str, Any]:
-    """The frontmatter mapping `read_lesson(path).meta` would give (read-only; no body, no Lesson)."""
-    return parse_lesson_meta(read_lesson_bytes(path), path=path)
+def read_lesson_meta(path: Path, info: os.stat_result | None = None) -> dict[str, Any]:
+    """The frontmatter mapping `read_lesson(path).meta` would give (read-only; no body, no Lesson);
+    `info` as for read_lesson_bytes."""
+    return parse_lesson_meta(read_lesson_bytes(path, info), path=path)
 
 
 def parse_lesson_meta(data: bytes, *, path: Path) -> dict[str, Any]:

@@ -71,7 +71,7 @@ def parse(paths: Iterable[Path], old: dict[str, Any]) -> dict[str, Any]:
             continue
         key, stamp = str(file), stamps.of(st)
         hit = old.get(key)
-        out[key] = hit if hit is not None and hit[0] == stamp else _parsed(file, stamp)
+        out[key] = hit if hit is not None and hit[0] == stamp else _parsed(file, st)
     return out
 
 
@@ -116,7 +116,7 @@ def scan(
         if hit is None or hit[0] != stamp:
             hit = known.get(key) if known is not None else None
             if hit is None or hit[0] != stamp:
-                hit = _parsed(file, stamp)
+                hit = _parsed(file, st)
             if stamps.racy(stamp, now):
                 hit = (stamps.NEVER, *hit[1:])
         new[key] = hit
@@ -136,9 +136,11 @@ def scan(
     return lessons, bad
 
 
-def _parsed(file: Path, stamp: stamps.Stamp) -> tuple[Any, ...]:
+def _parsed(file: Path, st: os.stat_result) -> tuple[Any, ...]:
+    """The cache entry of a lesson file just lstat'ed (`st`): read with that stat, stamped with it."""
+    stamp = stamps.of(st)
     try:
-        return (stamp, _subset(read_lesson_meta(file)), None)
+        return (stamp, _subset(read_lesson_meta(file, st)), None)
     except LessonFileError as exc:
         return (stamp, None, f"{exc.problem}; {exc.fix}")
 

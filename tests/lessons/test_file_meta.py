@@ -9,6 +9,7 @@ LessonFileError with the same message.
 from __future__ import annotations
 
 import datetime as dt
+import re
 import string
 import subprocess
 import sys
@@ -349,3 +350,18 @@ def nested_blocks(draw: st.DrawFn, depth: int = 0, indent: int = 0) -> list[str]
 @given(lines=nested_blocks())
 def test_safe_load_nested_blocks(lines: list[str]) -> None:
     same_load("\n".join(lines) + "\n")
+
+
+_UNUSUAL = re.compile(r"[^\n\x20-\x7e]")
+_MARKER = re.compile(r"^(?:---|\.\.\.)", re.MULTILINE)
+# Text near the edges of both tests: markers, dots and dashes, line breaks, controls, non-ASCII.
+_EDGY = st.text(
+    st.sampled_from(["-", ".", "\n", "\r", " ", "\t", "a", ":", "\x7f", "\x1f", "~", "é", "\ufeff"])
+)
+
+
+@fuzz_settings(ci=300)
+@given(text=st.one_of(_EDGY, st.text(max_size=40)))
+def test_the_quick_prefilters_are_the_regexes_they_replace(text: str) -> None:
+    assert yamlblock.unusual(text) == bool(_UNUSUAL.search(text))
+    assert yamlblock.has_marker(text) == bool(_MARKER.search(text))
