@@ -98,6 +98,11 @@ class _Reader:
             self.resolvers = loader.yaml_implicit_resolvers
             self.ctors = loader.yaml_constructors
         self.wildcard = self.resolvers.get(None, [])
+        # A scalar whose first character no resolver is keyed on resolves to itself (`_resolve`
+        # tries no pattern): most keys, paths and hashes of a lesson are decided by this one test.
+        self.keyed: frozenset[Any] | None = (
+            None if self.wildcard else _KEYED if loader is None else frozenset(self.resolvers)
+        )
 
     def block(self, i: int) -> tuple[Any, int]:
         """The block node starting at line i (a mapping or a sequence at that line's indent)."""
@@ -118,6 +123,7 @@ class _Reader:
     def mapping(self, i: int, indent: int) -> tuple[dict[Any, Any], int]:
         out: dict[Any, Any] = {}
         lines = self.lines
+        keyed = self.keyed
         while i < len(lines) and lines[i][0] == indent:
             body = lines[i][1]
             if body[0] in _INDICATORS:
@@ -131,7 +137,7 @@ class _Reader:
                 key, rest = body[:at], body[at + 2 :].lstrip(" ")
             if key[-1] == " " or " #" in key or len(key) > 1000:
                 raise _Unsupported  # (YAML allows a key on one line of at most 1,024 characters)
-            resolved = self.scalar(key)
+            resolved = key if keyed is not None and key[0] not in keyed else self.scalar(key)
             i += 1
             if rest:
                 out[resolved] = self.inline(rest)
@@ -181,7 +187,8 @@ class _Reader:
             return quoted.group(1).replace("''", "'") if first == "'" else quoted.group(1)
         if ": " in text or " #" in text or text[-1] == ":":
             raise _Unsupported  # a mapping in a value, or a comment after it
-        return self.scalar(text)
+        keyed = self.keyed
+        return text if keyed is not None and first not in keyed else self.scalar(text)
 
     def scalar(self, text: str) -> object:
         """A plain scalar, resolved and built as the loader does (Resolver.resolve)."""
@@ -304,3 +311,4 @@ def _table() -> dict[Any, list[tuple[str, re.Pattern[str]]]]:
 
 
 RESOLVERS = _table()
+_KEYED = frozenset(RESOLVERS)
