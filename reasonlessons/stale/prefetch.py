@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from reasonlessons import support
 from reasonlessons.constants import STATUS_ACTIVE
 from reasonlessons.lessons.model import Lesson
 from reasonlessons.stale import meta_cache
@@ -87,8 +88,11 @@ def split_check(
 
 def _preload() -> None:
     """Import what both processes will need once, before forking, rather than once in each (the
-    field parsers, fingerprint/fields.py, came with the checker; TOML's is loaded only when used)."""
+    field parsers, fingerprint/fields.py, came with the checker; TOML's is loaded only when used,
+    and the YAML reader of lessons and config files, ~10 ms with its patterns, on first use)."""
     import tomllib  # noqa: F401
+
+    _ = support.yamlread
 
 
 def _worth_forking(loc: Locations, checker: Checker) -> bool:
