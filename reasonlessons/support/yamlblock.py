@@ -107,7 +107,7 @@ class _Reader:
     def block(self, i: int) -> tuple[Any, int]:
         """The block node starting at line i (a mapping or a sequence at that line's indent)."""
         indent, body = self.lines[i]
-        if body == "-" or body.startswith("- "):
+        if body == "-" or body[:2] == "- ":
             return self.sequence(i, indent)
         return self.mapping(i, indent)
 
@@ -116,7 +116,7 @@ class _Reader:
         lines, or null. A sequence may sit at the key's own indent (`dash_ok`)."""
         if i < len(self.lines):
             deeper, body = self.lines[i]
-            if deeper > indent or (dash_ok and deeper == indent and (body == "-" or body.startswith("- "))):
+            if deeper > indent or (dash_ok and deeper == indent and (body == "-" or body[:2] == "- ")):
                 return self.block(i)
         return self.scalar(""), i
 
@@ -124,26 +124,39 @@ class _Reader:
         out: dict[Any, Any] = {}
         lines = self.lines
         keyed = self.keyed
-        while i < len(lines) and lines[i][0] == indent:
-            body = lines[i][1]
+        n = len(lines)
+        while i < n:
+            depth, body = lines[i]
+            if depth != indent:
+                break
             if body[0] in _INDICATORS:
                 raise _Unsupported  # a sequence entry where a key belongs, a quoted key, ...
-            at = body.find(": ")
-            if at < 0:
+            # (partition, not find and slices: str.find parses its arguments the slow way)
+            key, colon, rest = body.partition(": ")
+            if not colon:
                 if body[-1] != ":":
                     raise _Unsupported
                 key, rest = body[:-1], ""
             else:
-                key, rest = body[:at], body[at + 2 :].lstrip(" ")
+                rest = rest.lstrip(" ")
             if key[-1] == " " or " #" in key or len(key) > 1000:
                 raise _Unsupported  # (YAML allows a key on one line of at most 1,024 characters)
             resolved = key if keyed is not None and key[0] not in keyed else self.scalar(key)
             i += 1
-            if rest:
-                out[resolved] = self.inline(rest)
-            else:
+            if not rest:
                 out[resolved], i = self.nested(i, indent, dash_ok=True)
-        if i < len(lines) and lines[i][0] > indent:
+            elif (
+                keyed is not None
+                and rest[0] not in keyed
+                and rest[0] not in _INDICATORS
+                and ": " not in rest
+                and " #" not in rest
+                and rest[-1] != ":"
+            ):
+                out[resolved] = rest  # `inline`'s commonest case, without the call
+            else:
+                out[resolved] = self.inline(rest)
+        if i < n and lines[i][0] > indent:
             raise _Unsupported
         return out, i
 
@@ -152,10 +165,10 @@ class _Reader:
         lines = self.lines
         while i < len(lines) and lines[i][0] == indent:
             body = lines[i][1]
-            if body != "-" and not body.startswith("- "):
+            if body != "-" and body[:2] != "- ":
                 break
             rest = body[2:].lstrip(" ")
-            if rest and (rest == "-" or rest.startswith("- ") or _starts_mapping(rest)):
+            if rest and (rest == "-" or rest[:2] == "- " or _starts_mapping(rest)):
                 # A compact block in the entry (`- name: test` then `  run: x`): the block starts
                 # at the column of `rest`, and the lines below it at that column belong to it.
                 lines[i] = (len(lines[i][1]) - len(rest) + indent, rest)
