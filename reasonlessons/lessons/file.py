@@ -309,9 +309,10 @@ def _quick_meta(data: bytes) -> dict[str, Any] | None:
     parts = boundary.split(text.strip(), 2)
     if len(parts) != 3:
         return None
+    head = parts[1]
     try:
         # What frontmatter.loads gets from yaml.load, with libyaml's loader.
-        meta = support.yamlread.safe_load(parts[1])
+        meta, by_line = support.yamlread.safe_load_read(head)
     except Exception:  # noqa: BLE001 (parse_lesson reports it, whatever it is)
         return None
     if (
@@ -319,10 +320,23 @@ def _quick_meta(data: bytes) -> dict[str, Any] | None:
         or not meta
         or not all(type(key) is str for key in meta)
         or not _POST_ARGS.isdisjoint(meta)
-        or not _small_tree(meta)
+        or not ((by_line and _bounded(head)) or _small_tree(meta))
     ):
         return None
     return meta
+
+
+def _bounded(head: str) -> bool:
+    """Whether YAML read line by line from `head` (yamlread.safe_load_read: no container shared)
+    is surely within `_expansion_problem`'s limits, from the text alone. Each mapping key has a line
+    of its own and each sequence item a `-`, so there are at most 1 + 2 * lines + dashes values;
+    a nested block starts on a later line or after a `- ` of the same line, and `[]` or `{}` ends
+    a chain, so it nests at most 2 + lines + `- `s deep. (Walking the value costs a lesson ~10 µs.)"""
+    lines = head.count("\n") + 1
+    return (
+        1 + 2 * lines + head.count("-") <= MAX_FRONTMATTER_VALUES
+        and 2 + lines + head.count("- ") <= MAX_FRONTMATTER_DEPTH
+    )
 
 
 def _small_tree(meta: dict[str, Any]) -> bool:

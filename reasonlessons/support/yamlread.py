@@ -34,11 +34,23 @@ def loader() -> LoaderClass:
 
 def safe_load(text: str) -> Any:
     """`yaml.load(text, Loader=loader())`."""
+    return safe_load_read(text)[0]
+
+
+def safe_load_read(text: str) -> tuple[Any, bool]:
+    """`safe_load(text)`, and whether it was read line by line with PyYAML's own table
+    (yamlblock.py): such a value shares no container (no anchors, no aliases; only scalars are
+    built by the table) and nests no deeper than one level per line and per `- ` of the text."""
     state = yamlblock.NEEDS_LOADER
     if "yaml" not in sys.modules or _stock(loader()):  # PyYAML's resolvers are as it ships them
         state, value = yamlblock.load(text, None)
         if state == yamlblock.OK:
-            return value
+            return value, True
+    return _general(text, state), False
+
+
+def _general(text: str, state: int) -> Any:
+    """safe_load for a document the table did not read (`state`: why not)."""
     cls = loader()
     if _standard(cls):
         if state == yamlblock.NEEDS_LOADER:

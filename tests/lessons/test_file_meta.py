@@ -365,3 +365,46 @@ _EDGY = st.text(
 def test_the_quick_prefilters_are_the_regexes_they_replace(text: str) -> None:
     assert yamlblock.unusual(text) == bool(_UNUSUAL.search(text))
     assert yamlblock.has_marker(text) == bool(_MARKER.search(text))
+
+
+# Deep, narrow values: chains of lists and mappings (what `- - - x`, `- a:` and nested keys write).
+_deep_values = st.recursive(
+    st.sampled_from(["x", 1, None, [], {}]),
+    lambda inner: (
+        st.lists(inner, min_size=1, max_size=3) | st.dictionaries(st.sampled_from("ab"), inner, min_size=1)
+    ),
+    max_leaves=14,
+)
+
+
+@fuzz_settings(ci=300)
+@given(value=st.dictionaries(st.sampled_from(["k", "m"]), _deep_values, min_size=1), flow=st.booleans())
+def test_the_text_bound_of_a_block_read_never_passes_what_the_walk_refuses(
+    value: dict[str, Any], flow: bool
+) -> None:
+    """`_bounded` lets a value read line by line skip `_small_tree`: it must never call a value
+    small that the walk finds too big or too deep (limits shrunk so that both sides are reached)."""
+    from reasonlessons.lessons import file
+
+    text = yaml.dump(value, default_flow_style=None if flow else False, sort_keys=False)
+    meta, by_line = yamlread.safe_load_read(text)
+    for depth, values in ((3, 8), (5, 12), (8, 30), (12, 60)):
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(file, "MAX_FRONTMATTER_DEPTH", depth)
+            patch.setattr(file, "MAX_FRONTMATTER_VALUES", values)
+            if by_line and file._bounded(text):
+                assert file._small_tree(meta)
+
+
+def test_the_text_bound_counts_compact_dashes_on_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    from reasonlessons.lessons import file
+
+    text = "a:\n- - - - - []\n"  # a mapping, then six lists nested in two lines: seven levels
+    meta, by_line = yamlread.safe_load_read(text)
+    assert by_line
+    assert meta == {"a": [[[[[[]]]]]]}
+    monkeypatch.setattr(file, "MAX_FRONTMATTER_DEPTH", 7)
+    assert file._small_tree(meta)
+    monkeypatch.setattr(file, "MAX_FRONTMATTER_DEPTH", 6)
+    assert not file._small_tree(meta)
+    assert not file._bounded(text)
