@@ -58,20 +58,20 @@ def parse_entry(text: str) -> Entry:
         raise InvalidFingerprintError("is empty: name a file, a file.json#field, a dir/ or a glob")
     if text != text.strip():
         raise InvalidFingerprintError("has leading or trailing spaces: remove them")
-    if _CONTROL.search(text):
+    if not text.isprintable() and _CONTROL.search(text):  # (printable text holds no control character)
         raise InvalidFingerprintError("contains control characters: use a plain repo-relative path")
     raw_path, hash_sign, raw_field = text.partition("#")
     if "\\" in raw_path:
         raise InvalidFingerprintError("contains '\\': separate directories with '/'")
-    if raw_path.startswith(("/", "~")) or _DRIVE.match(raw_path):
+    if raw_path[:1] in ("/", "~") or (raw_path[1:2] == ":" and _DRIVE.match(raw_path)):
         raise InvalidFingerprintError(
             "escapes the repository (absolute path): write it relative to the repository root"
         )
-    is_dir = raw_path.endswith("/")
+    is_dir = raw_path[-1:] == "/"
     path = _normalize(raw_path)
     if hash_sign:
         return _field_entry(text, path, is_dir, raw_field)
-    if GLOB_CHARS.intersection(path):
+    if _has_glob(path):
         if is_dir:
             raise InvalidFingerprintError("is a glob ending in '/': a glob matches files, drop the '/'")
         return Entry(text, GLOB, path)
@@ -80,7 +80,15 @@ def parse_entry(text: str) -> Entry:
     return Entry(text, FILE, path)
 
 
+def _has_glob(path: str) -> bool:
+    # Three C scans: GLOB_CHARS.intersection(path) builds a set of the path's characters.
+    return "*" in path or "?" in path or "[" in path
+
+
 def _normalize(raw: str) -> str:
+    if "//" not in raw and "/." not in raw and raw[:1] not in (".", "/"):
+        # No empty, '.', '..' or '.git' segment: only a trailing '/' to drop (most entries).
+        return raw[:-1] if raw[-1:] == "/" else raw
     parts: list[str] = []
     for part in raw.split("/"):
         if part in ("", "."):
@@ -97,7 +105,7 @@ def _normalize(raw: str) -> str:
 
 
 def _field_entry(text: str, path: str, is_dir: bool, raw_field: str) -> Entry:
-    if is_dir or not path or GLOB_CHARS.intersection(path):
+    if is_dir or not path or _has_glob(path):
         raise InvalidFingerprintError(
             "a field entry needs one file before '#', e.g. package.json#scripts.test"
         )

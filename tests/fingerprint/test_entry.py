@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from reasonlessons.errors import InvalidFingerprintError
+from reasonlessons.fingerprint import entry as entry_module
 from reasonlessons.fingerprint.entry import DIR, FIELD, FILE, GLOB, check_entry, parse_entry, parse_field
+from tests.fuzzing import fuzz_settings
 
 
 @pytest.mark.parametrize(
@@ -88,3 +92,37 @@ def test_any_text_either_parses_inside_the_repo_or_is_rejected(text: str) -> Non
     assert ".." not in parts
     assert ".git" not in parts
     assert "" not in parts
+
+
+def _normalized_segment_by_segment(raw: str) -> str:
+    """The entry path's normalization, one segment at a time (what `_normalize` does when unsure)."""
+    parts: list[str] = []
+    for part in raw.split("/"):
+        if part in ("", "."):
+            continue
+        if part == "..":
+            if not parts:
+                raise InvalidFingerprintError("escapes the repository ('..'): use a path inside it")
+            parts.pop()
+            continue
+        if part == ".git":
+            raise InvalidFingerprintError("points into .git: fingerprint files of the work tree instead")
+        parts.append(part)
+    return "/".join(parts)
+
+
+def _outcome(normalize: Callable[[str], str], raw: str) -> tuple[str, str]:
+    try:
+        return "path", normalize(raw)
+    except InvalidFingerprintError as exc:
+        return "error", str(exc)
+
+
+@fuzz_settings(ci=300)
+@given(
+    segments=st.lists(st.sampled_from(["a", "b.c", ".", "..", ".git", ".x", "", "x..", "..."]), max_size=6),
+    trailing=st.booleans(),
+)
+def test_the_quick_normalization_is_the_segment_by_segment_one(segments: list[str], trailing: bool) -> None:
+    raw = "/".join(segments) + ("/" if trailing else "")
+    assert _outcome(entry_module._normalize, raw) == _outcome(_normalized_segment_by_segment, raw)
