@@ -178,16 +178,7 @@ class DirIndex:
         st = self.lstat(rel)
         if st is None or not stat.S_ISDIR(st.st_mode):
             return None
-        try:
-            with os.scandir(self._abs(rel)) as it:
-                items = list(it)
-        except OSError as exc:
-            raise Unreadable(f"cannot list {rel or '.'}/ ({exc.strerror or exc})") from None
-        # A cold check lists every entry of every fingerprinted tree: no Python-level step per
-        # entry beyond these two comprehensions (the rest runs in C over all names at once).
-        # Links, and the odd fifo, count as files: git stores links as files and never follows them.
-        names = [item.name for item in items]
-        dirs = _subdirs(items)
+        names, dirs = _entries(self._abs(rel), rel)
         has_gi = GITIGNORE in names and GITIGNORE not in dirs
         if dirs:
             dirset = set(dirs)
@@ -295,6 +286,35 @@ class DirIndex:
                 if glob.may_descend(depth + 1, name)
             )
         return None
+
+
+# Listing through a descriptor: the entries then carry their name only, not the joined and decoded
+# path as well (a third less work per entry: 100,000 in a cold check), for an open and a close.
+_BY_FD = os.scandir in os.supports_fd and hasattr(os, "O_DIRECTORY")
+_DIR_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
+def _entries(path: str, rel: str) -> tuple[list[str], list[str]]:
+    """(names, names of child directories) of the directory at `path` (`rel` names it in errors).
+
+    A cold check lists every entry of every fingerprinted tree: no Python-level step per entry
+    beyond two comprehensions (the rest runs in C over all names at once). Links, and the odd
+    fifo, count as files: git stores links as files and never follows them."""
+    try:
+        fd = os.open(path, _DIR_FLAGS) if _BY_FD else None
+    except OSError as exc:
+        raise Unreadable(f"cannot list {rel or '.'}/ ({exc.strerror or exc})") from None
+    try:
+        try:
+            with os.scandir(path if fd is None else fd) as it:
+                items = list(it)
+        except OSError as exc:
+            raise Unreadable(f"cannot list {rel or '.'}/ ({exc.strerror or exc})") from None
+        # Before the descriptor closes: an entry of unknown type is stat'ed through it.
+        return [item.name for item in items], _subdirs(items)
+    finally:
+        if fd is not None:
+            os.close(fd)
 
 
 def _subdirs(items: list[os.DirEntry[str]]) -> list[str]:
