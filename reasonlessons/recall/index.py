@@ -28,13 +28,16 @@ from reasonlessons.lessons.locations import Locations
 from reasonlessons.recall import indexbuild as build
 from reasonlessons.recall import postings
 from reasonlessons.recall.bm25 import Posting
-from reasonlessons.recall.postings import Lists
+from reasonlessons.recall.postings import Dense, Lists, Row
 from reasonlessons.support.atomic import write_atomic
 
 INDEX_FILE = "recall-index.sqlite"
 _TRIGGER_TABLES = {"keywords": ("kw", "needle"), "files": ("globs", "glob"), "commands": ("cmds", "pattern")}
 ALWAYS_SWEEP_MAX = 500
 SWEEP_INTERVAL_NS = 60 * 1_000_000_000
+# Dense rows (postings.Dense) kept while an image stays open: the common words of one library
+# recur turn after turn (50,000 lessons: two 50 KB blobs a word, a few hundred microseconds to read).
+DENSE_KEPT = 64
 
 
 class DocInfo(NamedTuple):
@@ -75,6 +78,7 @@ class LessonIndex:
         self.empty = False
         self._file_id: tuple[int, int] | None = None
         self._in_memory = False
+        self._dense: dict[str, Dense] = {}  # of the open image only: close() forgets them
 
     @property
     def scoped_dirs(self) -> list[tuple[str, Path]]:
@@ -92,6 +96,7 @@ class LessonIndex:
         if self.conn is not None:
             self.conn.close()
         self.conn, self.info, self._file_id, self._in_memory = None, {}, None, False
+        self._dense = {}
 
     def ensure(self, *, sweep: bool = False) -> None:
         """Make the index reflect the lesson files now (see the module docstring for how cheaply)."""
@@ -245,6 +250,24 @@ class LessonIndex:
         """term -> its postings (doc ids, tfs, dls) for the indexed ones among `terms`."""
         assert self.conn is not None
         return postings.read(self.conn, terms)
+
+    def term_rows(self, terms: Iterable[str]) -> dict[str, Row]:
+        """term -> what a search reads of it first (postings.search_rows); a common term's dense
+        bytes come from memory when an earlier turn on this image read them."""
+        assert self.conn is not None
+        kept, terms = self._dense, list(terms)
+        out = {t: Row(None, kept[t]) for t in terms if t in kept}
+        rows = postings.search_rows(self.conn, [t for t in terms if t not in out])
+        for term, row in rows.items():
+            if row.dense is not None:
+                if len(kept) >= DENSE_KEPT:
+                    del kept[next(iter(kept))]  # the oldest
+                kept[term] = row.dense
+        return {**out, **rows}
+
+    def lengths(self, ids: Iterable[int]) -> dict[int, int]:
+        """doc -> its length in terms, for the indexed ones among `ids`."""
+        return dict(self._rows("SELECT id, dl FROM docs WHERE id IN (SELECT value FROM json_each(?))", ids))
 
     def term_impact(self, term: str) -> Sequence[int]:
         """The positions of an indexed term's postings, highest share of a score first."""

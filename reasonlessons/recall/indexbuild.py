@@ -33,7 +33,7 @@ from reasonlessons.support.tokens import tokenize
 
 # 6: packed posting lists with df and skyline, commands by literal; 7: each lesson's prior
 # confidence and agents; 8: each posting list's impact order.
-SCHEMA = "reasonlessons-recall-index/8"
+SCHEMA = "reasonlessons-recall-index/9"
 # matches once the file is old enough to trust, so the file is read again then.
 RACY = "racy"
 ABSENT = "absent"
@@ -52,7 +52,7 @@ CREATE TABLE supersedes (name TEXT NOT NULL, doc INTEGER NOT NULL);
 CREATE INDEX supersedes_name ON supersedes(name);
 CREATE INDEX supersedes_doc ON supersedes(doc);
 CREATE TABLE kw (token TEXT NOT NULL, doc INTEGER NOT NULL, needle TEXT NOT NULL);
-CREATE INDEX kw_token ON kw(token);
+CREATE INDEX kw_token ON kw(token, needle);
 CREATE INDEX kw_needle ON kw(needle);
 CREATE INDEX kw_doc ON kw(doc);
 CREATE TABLE globs (key TEXT NOT NULL, doc INTEGER NOT NULL, glob TEXT NOT NULL);

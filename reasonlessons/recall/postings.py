@@ -12,10 +12,16 @@ first, as BM25 gives it with the average document length of the index when the r
 read, so a search can stop early however many lessons share the word (recall/relevance.py); the
 bound still holds after the average moved (`rest_bound`).
 
+A common word's row also holds its postings by document id (`Dense`): a byte per lesson for its tf
+and one for a bound on its share of a score. A search that looks the word up for a few thousand
+lessons reads two bytes each, in C (`bytes.__getitem__` through `map`), instead of copying and
+bisecting the word's three arrays: those are read only when the word itself is read in impact order.
+
 Arrays are in this machine's byte order (the index records it: a foreign image is rebuilt). An
 update rewrites the rows of the terms whose lessons changed: removed lessons are filtered out and
 new ones appended (a new lesson gets a higher id than any indexed one, so order is kept), and the
-impact order is computed again.
+impact order and the dense bytes are computed again. A dense row is as long as the highest id when
+it was written: a lesson added later has no byte in the rows of words it does not contain.
 """
 
 from __future__ import annotations
@@ -34,8 +40,17 @@ BYTEORDER = sys.byteorder
 
 DDL = """
 CREATE TABLE terms (term TEXT NOT NULL UNIQUE, df INTEGER NOT NULL, sky TEXT NOT NULL,
-    docs BLOB NOT NULL, tfs BLOB NOT NULL, dls BLOB NOT NULL, impact BLOB NOT NULL, at REAL NOT NULL);
+    docs BLOB NOT NULL, tfs BLOB NOT NULL, dls BLOB NOT NULL, impact BLOB NOT NULL, at REAL NOT NULL,
+    dense BLOB, codes BLOB);
 """
+# A term gets dense bytes when at least one lesson in DENSE_EVERY has it (then two bytes per lesson
+# take less room than its twelve per posting) and it has DENSE_MIN postings.
+DENSE_EVERY = 16
+DENSE_MIN = 32
+TF_CAP = 255  # a dense tf byte of TF_CAP means "TF_CAP or more": the exact tf is in the arrays
+CODE_MAX = 255
+# A share of a score, without the term's weight, is below K1 + 1: CODE_MAX codes span that range.
+CODE_STEP = (bm25.K1 + 1.0) / CODE_MAX
 
 
 class Lists(NamedTuple):
@@ -45,6 +60,21 @@ class Lists(NamedTuple):
     tfs: Sequence[int]
     dls: Sequence[int]
     at: float  # the average document length the term's impact order was computed with
+
+
+class Dense(NamedTuple):
+    """A common term's postings by document id (index = id): 0 where a lesson lacks the term."""
+
+    tfs: bytes  # min(tf, TF_CAP)
+    codes: bytes  # share of a score at `at` (without the weight) < code * CODE_STEP
+    at: float
+
+
+class Row(NamedTuple):
+    """What a turn's search reads of a term at first: dense bytes for a common one, else its arrays."""
+
+    lists: Lists | None
+    dense: Dense | None
 
 
 def view(data: bytes) -> Sequence[int]:
@@ -62,12 +92,38 @@ def _arrays(*blobs: bytes) -> list[array[int]]:
     return out
 
 
+def shares(tfs: Sequence[int], dls: Sequence[int], avgdl: float) -> list[float]:
+    """Each posting's share of a score without the term's weight (a weight scales all alike)."""
+    top, base, per = bm25.K1 + 1.0, bm25.K1 * (1.0 - bm25.B), bm25.K1 * bm25.B / (avgdl or 1.0)
+    return [top * tf / (tf + base + per * dl) for tf, dl in zip(tfs, dls, strict=True)]
+
+
 def impact_order(tfs: Sequence[int], dls: Sequence[int], avgdl: float) -> array[int]:
     """Positions of the postings by their share of a score, highest first, equal shares in
     document order (a term's weight scales every share alike: the order does not depend on it)."""
-    top, base, per = bm25.K1 + 1.0, bm25.K1 * (1.0 - bm25.B), bm25.K1 * bm25.B / (avgdl or 1.0)
-    shares = [top * tf / (tf + base + per * dl) for tf, dl in zip(tfs, dls, strict=True)]
-    return array(TYPECODE, sorted(range(len(shares)), key=shares.__getitem__, reverse=True))
+    return _order(shares(tfs, dls, avgdl))
+
+
+def _order(values: list[float]) -> array[int]:
+    return array(TYPECODE, sorted(range(len(values)), key=values.__getitem__, reverse=True))
+
+
+def dense(ids: Sequence[int], tfs: Sequence[int], values: Sequence[float], span: int) -> tuple[bytes, bytes]:
+    """The dense bytes of a term (tf, share code) over document ids below `span`.
+
+    A code is one more than the share's whole steps, so code * CODE_STEP is above the share (the
+    search adds MARGIN for the rounding of the products it bounds with)."""
+    tf_bytes, codes = bytearray(span), bytearray(span)
+    scale = 1.0 / CODE_STEP
+    for doc, tf, value in zip(ids, tfs, values, strict=True):
+        tf_bytes[doc] = tf if tf < TF_CAP else TF_CAP
+        code = int(value * scale) + 1
+        codes[doc] = code if code < CODE_MAX else CODE_MAX
+    return bytes(tf_bytes), bytes(codes)
+
+
+def is_dense(df: int, span: int) -> bool:
+    return df >= DENSE_MIN and df * DENSE_EVERY >= span
 
 
 def rest_bound(weight: float, lists: Lists, impact: Sequence[int], read: int, avgdl: float) -> float:
@@ -113,9 +169,9 @@ class Changes:
         touched = list(self.added.keys() | self.removed.keys())
         sql = "SELECT term, sky, docs, tfs, dls FROM terms WHERE term IN (SELECT value FROM json_each(?))"
         old = {row[0]: row[1:] for row in conn.execute(sql, (json.dumps(touched),))}
-        (avgdl,) = conn.execute("SELECT COALESCE(AVG(dl), 0.0) FROM docs").fetchone()
+        avgdl, last = conn.execute("SELECT COALESCE(AVG(dl), 0.0), COALESCE(MAX(id), 0) FROM docs").fetchone()
         gone: list[tuple[str]] = []
-        rows: list[tuple[str, int, str, bytes, bytes, bytes, bytes, float]] = []
+        rows: list[tuple[str, int, str, bytes, bytes, bytes, bytes, float, bytes | None, bytes | None]] = []
         for term in touched:
             sky, docs, tfs, dls = old.get(term, ("", b"", b"", b""))
             ids, tf_arr, dl_arr = _arrays(docs, tfs, dls)
@@ -138,13 +194,15 @@ class Changes:
             if not ids:
                 gone.append((term,))
                 continue
-            impact = impact_order(tf_arr, dl_arr, avgdl)
+            values = shares(tf_arr, dl_arr, avgdl)
+            impact = _order(values)
             blobs = (ids.tobytes(), tf_arr.tobytes(), dl_arr.tobytes(), impact.tobytes())
-            rows.append((term, len(ids), bm25.skyline_text(points), *blobs, avgdl))
+            by_id = dense(ids, tf_arr, values, last + 1) if is_dense(len(ids), last + 1) else (None, None)
+            rows.append((term, len(ids), bm25.skyline_text(points), *blobs, avgdl, *by_id))
         conn.executemany("DELETE FROM terms WHERE term = ?", gone)
         conn.executemany(
-            "INSERT OR REPLACE INTO terms (term, df, sky, docs, tfs, dls, impact, at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT OR REPLACE INTO terms (term, df, sky, docs, tfs, dls, impact, at, dense, codes)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             rows,
         )
 
@@ -162,6 +220,23 @@ def read(conn: sqlite3.Connection, terms: Iterable[str]) -> dict[str, Lists]:
         term: Lists(view(docs), view(tfs), view(dls), at)
         for term, docs, tfs, dls, at in conn.execute(sql, (json.dumps(list(terms)),))
     }
+
+
+def search_rows(conn: sqlite3.Connection, terms: Iterable[str]) -> dict[str, Row]:
+    """term -> what a search reads first: the dense bytes of a common term (its arrays are read
+    only if the search reads the term itself: `read`), the arrays of any other."""
+    sql = (
+        "SELECT term, at, dense, codes, CASE WHEN dense IS NULL THEN docs END,"
+        " CASE WHEN dense IS NULL THEN tfs END, CASE WHEN dense IS NULL THEN dls END"
+        " FROM terms WHERE term IN (SELECT value FROM json_each(?))"
+    )
+    out = {}
+    for term, at, tfs_by_id, codes, docs, tfs, dls in conn.execute(sql, (json.dumps(list(terms)),)):
+        if tfs_by_id is None:
+            out[term] = Row(Lists(view(docs), view(tfs), view(dls), at), None)
+        else:
+            out[term] = Row(None, Dense(tfs_by_id, codes, at))
+    return out
 
 
 def read_impact(conn: sqlite3.Connection, term: str) -> Sequence[int]:

@@ -30,9 +30,14 @@ sums, added in another order, get MARGIN of slack), so the survivors at or above
 order, are exactly the first ones of the full order. When more are wanted, k grows and the search
 reads on from where it stopped. Costs grow with k and with how far the prompt's words must be read
 to separate the best lessons, not with how many lessons share a word; `work` counts what was
-scanned and looked up (tests and benchmarks read it). Posting lists arrive as packed arrays: a
-common word's list is copied, not turned into Python objects, and looked up by bisection or, for
-many lookups, through one dict.
+scanned and looked up (tests and benchmarks read it). Posting lists arrive as packed arrays, looked
+up by bisection or, for many lookups, through one dict. A common word comes as bytes by lesson id
+(postings.Dense) and its arrays are read only if the search reads the word itself: in step 5 each
+group of lessons read in the same terms gets, for every dense term it was not read in, a bound from
+that term's share code added in C (`map` over the bytes and a table of 256 bounds) and its count of
+non-generic terms completed from the tf bytes; only the lessons still in reach go on to the
+one-at-a-time lookups of the other terms. Exact scores read a dense term's tf from its bytes and the
+lesson's length from the index.
 """
 
 from __future__ import annotations
@@ -46,12 +51,12 @@ from typing import TYPE_CHECKING
 
 from reasonlessons.recall import bm25
 from reasonlessons.recall.bm25 import K1, B
-from reasonlessons.recall.postings import rest_bound
+from reasonlessons.recall.postings import CODE_MAX, CODE_STEP, TF_CAP, rest_bound
 from reasonlessons.support.tokens import GENERIC
 
 if TYPE_CHECKING:
     from reasonlessons.recall.index import LessonIndex
-    from reasonlessons.recall.postings import Lists
+    from reasonlessons.recall.postings import Dense, Lists
 
 SEED_POSTINGS = 256
 SEED_PER_WANTED = 4
@@ -83,10 +88,13 @@ class TextSearch:
             t: bm25.bound(self.weight[t], bm25.parse_skyline(stats[t][1]), self.avgdl) for t in self.terms
         }
         self.work: Counter[str] = Counter()
-        # Every list a turn needs, in one query: a list is one blob copied into arrays (even a
-        # common word's costs microseconds); exact scores need every term anyway.
-        self._lists: dict[str, Lists] = idx.term_lists(self.terms) if self.terms else {}
-        self.work["loaded"] += sum(self.df.values())
+        # What a turn needs of every term, in one query: the arrays of the rarer ones (each one
+        # blob), the dense bytes of the common ones (their arrays come only if they are read).
+        rows = idx.term_rows(self.terms) if self.terms else {}
+        self._lists: dict[str, Lists] = {t: r.lists for t, r in rows.items() if r.lists is not None}
+        self._dense: dict[str, Dense] = {t: r.dense for t, r in rows.items() if r.dense is not None}
+        self.work["loaded"] += sum(self.df[t] for t in self._lists)
+        self._dl: dict[int, int] = {}  # lengths of the lessons read (a dense term's exact share needs it)
         self._where: dict[str, dict[int, int]] = {}
         self._exact: dict[int, tuple[float, int]] = {}  # doc -> (score, shared non-generic terms)
         # Reading in impact order, kept across rounds (a larger k reads on from here).
@@ -99,9 +107,43 @@ class TextSearch:
 
     # -- reading the index -----------------------------------------------------------------------
 
+    def _arrays(self, term: str) -> Lists:
+        """The term's arrays (a dense term's are read the first time they are needed)."""
+        lists = self._lists.get(term)
+        if lists is None:
+            lists = self._lists[term] = self.idx.term_lists([term])[term]
+            self.work["loaded"] += self.df[term]
+        return lists
+
+    def _by_id(self, term: str, top: int) -> Dense:
+        """The term's dense bytes, long enough for document id `top` (lessons added after the row
+        was written do not have the term: zeros)."""
+        dense = self._dense[term]
+        if len(dense.codes) <= top:
+            pad = bytes(top + 1 - len(dense.codes))
+            dense = self._dense[term] = dense._replace(tfs=dense.tfs + pad, codes=dense.codes + pad)
+        return dense
+
     def _find(self, term: str, docs: Collection[int]) -> Iterator[tuple[int, Hit]]:
-        """(doc, (tf, dl)) for each of `docs` that contains `term`."""
-        ids, tfs, dls, _ = self._lists[term]
+        """(doc, (tf, dl)) for each of `docs` that contains `term` (a dense term's lengths must be in
+        self._dl: `_score_exactly` fetches them)."""
+        if term in self._dense:
+            self.work["lookups"] += len(docs)
+            tfs = self._by_id(term, max(docs, default=0)).tfs
+            capped = []
+            for doc in docs:
+                tf = tfs[doc]
+                if tf >= TF_CAP:
+                    capped.append(doc)  # TF_CAP or more: the arrays have it
+                elif tf:
+                    yield doc, (tf, self._dl[doc])
+            if capped:
+                yield from self._find_in_arrays(term, capped)
+            return
+        yield from self._find_in_arrays(term, docs)
+
+    def _find_in_arrays(self, term: str, docs: Collection[int]) -> Iterator[tuple[int, Hit]]:
+        ids, tfs, dls, _ = self._arrays(term)
         self.work["lookups"] += len(docs)
         where = self._where.get(term)
         if where is None and len(docs) > DICT_AFTER * len(ids):
@@ -120,7 +162,7 @@ class TextSearch:
 
     def _read_on(self, term: str, count: int) -> None:
         """Read the next `count` postings of `term` in impact order into the partial sums."""
-        lists = self._lists[term]
+        lists = self._arrays(term)
         impact = self._impact.get(term)
         if impact is None:
             impact = self._impact[term] = self.idx.term_impact(term)
@@ -128,12 +170,13 @@ class TextSearch:
         end = min(start + count, self.df[term])
         ids, tfs, dls = lists.ids, lists.tfs, lists.dls
         top, base, per = self.weight[term] * (K1 + 1.0), K1 * (1.0 - B), K1 * B / self.avgdl
-        acc, seen, bit = self._sum, self._seen, self._bit[term]
+        acc, seen, bit, length = self._sum, self._seen, self._bit[term], self._dl
         get, seen_get = acc.get, seen.get
         for i in impact[start:end]:
-            doc, tf = ids[i], tfs[i]
-            acc[doc] = get(doc, 0.0) + top * tf / (tf + base + per * dls[i])
+            doc, tf, dl = ids[i], tfs[i], dls[i]
+            acc[doc] = get(doc, 0.0) + top * tf / (tf + base + per * dl)
             seen[doc] = seen_get(doc, 0) | bit
+            length[doc] = dl
         self.work["scanned"] += end - start
         self._read[term] = end
         rest = rest_bound(self.weight[term], lists, impact, end, self.avgdl)
@@ -167,6 +210,8 @@ class TextSearch:
         if not todo:
             return
         self.work["exact"] += len(todo)
+        if self._dense:
+            self._dl.update(self.idx.lengths([d for d in todo if d not in self._dl]))
         found: dict[int, dict[str, Hit]] = {d: {} for d in todo}
         for term in self.terms:
             for doc, hit in self._find(term, todo):
@@ -257,33 +302,49 @@ class TextSearch:
         need = theta - MARGIN
         while sum(self._rest.values()) >= need and self._read_best():
             pass
-        # Terms not read whole, highest bound of their rest first: a lesson read in some terms
-        # only is looked up in the others while it can still reach the threshold and share enough
-        # terms, one lesson at a time (each lookup a bisection of a packed list).
-        rest, bits = self._rest, self._bit
+        # Terms not read whole, highest bound of their rest first. A dense term nothing was read
+        # from gives every lesson a bound from its share code, a term at a time over all lessons
+        # read (bytes and a table, no lookup); the lessons still in reach are then looked up in
+        # the other terms, one lesson at a time (each lookup a bisection of a packed list), while
+        # they can still reach the threshold and share enough terms.
+        rest, bits, acc, seen = self._rest, self._bit, self._sum, self._seen
         left = sorted((t for t in self.terms if self._read[t] < self.df[t]), key=lambda t: -rest[t])
+        coded = [t for t in left if t in self._dense and not self._read[t]]
+        looked_up = [t for t in left if t not in coded]
+        coded_open = sum(rest[t] for t in coded)
+        others_open = sum(rest[t] for t in looked_up)
+        floor = need - others_open - coded_open
+        cands = [(d, v) for d, v in acc.items() if v >= floor]
+        for term in coded:
+            table, codes = self._bounds(term, max(acc, default=0))
+            coded_open -= rest[term]
+            floor = need - others_open - coded_open
+            self.work["dense"] += len(cands)
+            cands = [(d, u) for d, v in cands for u in (v + table[codes[d]],) if u >= floor]
         specific = sum(bits[t] for t in self.terms if t not in GENERIC)
+        has = [self._dense[t].tfs for t in coded if t not in GENERIC]  # long enough: _bounds
         steps = []
-        for term in left:
-            lists = self._lists[term]
+        for term in looked_up:
+            lists = self._arrays(term)
             share = (self.weight[term] * (K1 + 1.0), K1 * (1.0 - B), K1 * B / self.avgdl)
             where = self._where.get(term)
             steps.append((bits[term], rest[term], term not in GENERIC, lists, len(lists.ids), where, share))
-        left_specific = sum(bits[t] for t in left) & specific
-        # By the bits of the terms a lesson was read in (it has those): what the others can still
-        # add, how many non-generic terms it lacks and how many it may still have.
+        left_specific = sum(bits[t] for t in looked_up) & specific
+        # By the bits of the terms a lesson was read in (it has those): what the looked-up terms
+        # can still add, how many non-generic terms it lacks and how many it may still have.
         unknown: dict[int, tuple[float, int, int]] = {}
         out: list[int] = []
         lookups = 0
-        seen = self._seen
-        for doc, value in self._sum.items():
+        for doc, value in cands:
             mask = seen[doc]
             known = unknown.get(mask)
             if known is None:
-                open_bound = sum(rest[t] for t in left if not mask & bits[t])
+                open_bound = sum(rest[t] for t in looked_up if not mask & bits[t])
                 lacking_now = min_shared - (mask & specific).bit_count()
                 known = unknown[mask] = (open_bound, lacking_now, (left_specific & ~mask).bit_count())
             open_, lacking, maybe = known
+            if has:
+                lacking -= sum(1 for tfs in has if tfs[doc])
             if value + open_ < need or lacking > maybe or doc in exclude:
                 continue
             for bit, bound, counts, lists, n, where, (top, base, per) in steps:
@@ -311,13 +372,24 @@ class TextSearch:
         self.work["lookups"] += lookups
         return out
 
+    def _bounds(self, term: str, top: int) -> tuple[list[float], bytes]:
+        """A dense term's bound per share code, at most its rest (a lesson not read in it has no
+        higher share), and its codes, long enough for document id `top`."""
+        dense = self._by_id(term, top)
+        step = self.weight[term] * CODE_STEP * max(1.0, self.avgdl / (dense.at or 1.0))
+        table = [code * step for code in range(CODE_MAX + 1)]
+        cap = self._rest[term]
+        above = bisect_left(table, cap)
+        table[above:] = [cap] * (len(table) - above)
+        return table, dense.codes
+
     def _every_eligible(self, min_shared: int) -> set[int]:
         """A superset of the lessons with `min_shared` non-generic query terms (when too few stand
         out to set a threshold): each has one of the rarer ones, all but the min_shared - 1 commonest."""
         rarer = self._rarer(min_shared)
         out: set[int] = set()
         for term in rarer:
-            out.update(self._lists[term].ids)
+            out.update(self._arrays(term).ids)
         self.work["scanned"] += sum(self.df[t] for t in rarer)
         return out
 

@@ -25,7 +25,7 @@ from reasonlessons.integrations.claude_hook import Hook
 from reasonlessons.lessons.file import render_lesson
 from reasonlessons.lessons.locations import Locations
 from reasonlessons.lessons.model import Lesson
-from reasonlessons.recall import bm25, rank, relevance
+from reasonlessons.recall import bm25, postings, rank, relevance
 from reasonlessons.recall.api import Recaller
 from reasonlessons.recall.index import LessonIndex
 from reasonlessons.recall.match import Query
@@ -394,3 +394,56 @@ def test_impact_order_still_bounds_after_updates_move_the_average_length(
             for limit in (1, 5, 40):
                 search = relevance.TextSearch(idx, terms)
                 assert list(search.ranked(exclude=set(), min_shared=2, limit=limit)) == order[:limit]
+
+
+def test_common_words_read_as_dense_bytes_give_the_full_reads_order(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, constants: str
+) -> None:
+    """Common words come as bytes by lesson id (a tf and a share code each): the order is a full
+    read's, with a tf past the byte's range, lessons added after a common word's row was written
+    (its bytes are shorter than their ids), and the same as with every word kept as arrays."""
+    project = tmp_path / "repo" / ".reasonix" / "lessons"
+    project.mkdir(parents=True)
+    rng = random.Random(11)
+    for i in range(600):
+        words = ["common"] * rng.choice([1, 1, 2, 5]) + ["build"] * rng.choice([0, 1, 3])
+        words += ["parser"] if i % 7 == 0 else []
+        words += ["date"] if i % 11 == 0 else []
+        filler = " ".join(f"w{rng.randrange(80)}" for _ in range(rng.randint(3, 30)))
+        _write(project, f"l-{i:04d}", f"- {' '.join(words)} {filler}")
+    _write(project, "many", "- " + " ".join(["common"] * 300) + " parser date")  # tf above TF_CAP
+    loc = Locations(root=tmp_path / "repo", home=tmp_path / "home")
+    idx = LessonIndex(loc)
+    idx.ensure()
+    prompts_ = ["common parser", "common build parser date", "date common", "build common w3 parser"]
+
+    def check(expect_dense: bool) -> None:
+        dense = 0
+        for prompt in prompts_:
+            terms = tokenize(prompt)
+            for exclude in (set(), {1, 2, 3, 8}):
+                order = _full_order(idx, terms, exclude)
+                for limit in (1, 4, 30):
+                    search = relevance.TextSearch(idx, terms)
+                    assert list(search.ranked(exclude=exclude, min_shared=2, limit=limit)) == order[:limit]
+            search = relevance.TextSearch(idx, terms)
+            list(search.ranked(exclude=set(), min_shared=2, limit=4))
+            dense += search.work["dense"]
+        assert (dense > 0) == expect_dense
+
+    check(expect_dense=True)
+    # Lessons with the rarer words but not "common": its row is not rewritten, its bytes end before
+    # their ids; a turn on the same open index keeps the dense rows it read (they must be dropped).
+    for j in range(40):
+        _write(project, f"n-{j:04d}", f"- parser date build w{j} " + "x " * rng.randint(0, 40))
+    idx.ensure(sweep=True)
+    assert idx.conn is not None
+    short = idx.conn.execute("SELECT length(codes) FROM terms WHERE term = 'common'").fetchone()[0]
+    assert short == 601 + 1  # ids 1..601: written before the new lessons were numbered
+    check(expect_dense=True)
+    # Every word kept as arrays only: the same orders (and no dense reading).
+    monkeypatch.setattr(postings, "DENSE_MIN", 10**9)
+    (loc.state_dir / "recall-index.sqlite").unlink()
+    idx = LessonIndex(loc)
+    idx.ensure()
+    check(expect_dense=False)
