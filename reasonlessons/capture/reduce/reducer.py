@@ -30,6 +30,7 @@ from reasonlessons.capture.reduce.observations import (
     Verification,
     WorkdirFix,
     Writ,
+    new_call,
 )
 from reasonlessons.capture.reduce.retries import LoopTracker, SuggestionTracker, subject
 from reasonlessons.capture.reduce.setup import SetupTracker
@@ -193,7 +194,7 @@ class SessionReducer:
                 if isinstance(v, _SCALARS) and len(str(v)) <= _ARG_CAP
             )
             key = f"{tool}:{short!r}"
-        call = Call(event.seq, tool, key, event.raw_ref, invocation, short, command)
+        call = new_call(event.seq, tool, key, event.raw_ref, invocation, short, command)
         call_id = event.call_id or f"#{event.seq}"
         self._pending[call_id] = call
         if len(self._pending) > _PENDING_MAX:
@@ -445,13 +446,17 @@ class SessionReducer:
         calls = self._calls
         bases = {p.base for p in checks if p.category in ("lint", "typecheck")} if checks else None
         open_keys = self._open_keys
+        newest = self._open[-1] if self._open else None
+        if (
+            newest is None
+            or calls - newest.opened_at > _FIX_REACH
+            and not bases
+            and keys.isdisjoint(open_keys)
+        ):
+            return  # what the loop below finds at its first item on most successes, without a copy
         for item in list(reversed(self._open)):
             failure = item.failure
-            if (
-                calls - item.opened_at > _FIX_REACH
-                and not bases
-                and all(key not in open_keys for key in keys)
-            ):
+            if calls - item.opened_at > _FIX_REACH and not bases and keys.isdisjoint(open_keys):
                 # This one and all older ones are past reach, and none failed as this call: only
                 # a same-call failure could still be closed here. Usually 15 of 16 open failures.
                 break
