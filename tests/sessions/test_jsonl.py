@@ -113,11 +113,10 @@ def _reference(data: bytes, max_line: int) -> tuple[list[tuple[int, int, int]], 
     return found, dict(skipped), offset
 
 
-@pytest.mark.parametrize("chunk", [1, 3, 16, 4096])
+@pytest.mark.parametrize("chunk", [2, 3, 16, 4096])  # (a buffer of 1 byte is no buffer in binary mode)
 def test_lines_across_read_blocks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, chunk: int) -> None:
-    # Small blocks put line ends, long lines and oversized lines at every position of a block.
+    # Small buffers put line ends, long lines and oversized lines at every position of a block.
     monkeypatch.setattr(lines_module, "_FIRST_CHUNK", chunk)
-    monkeypatch.setattr(lines_module, "_CHUNK", chunk)
     monkeypatch.setattr(lines_module, "_SKIP_CHUNK", max(1, chunk // 2))
     rng = random.Random(chunk)
     for _ in range(40):
