@@ -46,7 +46,7 @@ def iter_json_lines(
     `memchr` and hands out the line (a block split in Python's `bytes.split` looks at every byte
     again, a tenth of a `json.loads` pass), and nothing but the parse is called per line.
     """
-    loads, new_line = jsonio.loads, tuple.__new__
+    loads, new_line = jsonio.loads_line, tuple.__new__
     # A small buffer (the first read): discovery reads heads only.
     with path.open("rb", buffering=_FIRST_CHUNK) as handle:
         handle.seek(start_offset)
@@ -70,19 +70,15 @@ def iter_json_lines(
             line_no += 1
             start = offset
             offset += len(raw)
-            body = raw.strip()
-            if start == 0 and body.startswith(_BOM):
-                body = body[len(_BOM) :].strip()
-            if not body:
-                stats.last_offset, stats.last_line = offset, line_no + 1
-                continue
-            try:
-                obj = loads(body)
-            except ValueError:
-                stats.skip(_not_json(body))
-                stats.last_offset, stats.last_line = offset, line_no + 1
-                continue
             stats.last_offset, stats.last_line = offset, line_no + 1
+            try:
+                # The line as read, newline and all (JSON's whitespace): no stripped copy of it.
+                obj = loads(raw) if start else loads(raw.removeprefix(_BOM))
+            except ValueError:
+                body = raw.strip()
+                obj = _reparsed(body if start else body.removeprefix(_BOM).strip(), stats)
+                if obj is None:
+                    continue  # a blank line, or one counted as skipped
             if obj.__class__ is not dict:
                 stats.skip("not-object")
                 continue
@@ -102,6 +98,18 @@ def iter_json_lines(
     stats.records += 1
     stats.last_offset, stats.last_line = offset, line_no + 2
     yield JsonLine(line_no + 1, offset, obj, start)
+
+
+def _reparsed(body: bytes, stats: ReadStats) -> Any:
+    """A line JSON's own whitespace rules did not parse: parsed again stripped of all ASCII
+    whitespace (a form feed around a record), None when blank or counted as skipped."""
+    if not body:
+        return None
+    try:
+        return jsonio.loads(body)
+    except ValueError:
+        stats.skip(_not_json(body))
+        return None
 
 
 def _skip_line(handle: BinaryIO) -> int | None:
