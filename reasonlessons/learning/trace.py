@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from reasonlessons.safety.redact import redact
 from reasonlessons.sessions.edits import file_edits, relative
-from reasonlessons.sessions.events import Event, Tokens
+from reasonlessons.sessions.events import Event, Tokens, new_tokens
 from reasonlessons.sessions.shell import Invocation, parse
 from reasonlessons.sessions.signals import invocation_line, is_invocation_failure
 from reasonlessons.support.tokens import GENERIC, STOPWORDS, tokenize
@@ -29,6 +29,7 @@ MAX_PROMPTS = 3
 MAX_SNAPSHOTS = 20_000
 MAX_MESSAGES = 32  # short user messages kept (the last ones), for corrections of a lesson
 MAX_MESSAGE_CHARS = 600
+_new, _set = object.__new__, object.__setattr__
 
 
 @dataclass(frozen=True)
@@ -154,7 +155,23 @@ class SessionTrace:
             is_invocation_failure(event.error_sig, event.exit_code, event.error_kind)
             or invocation_line(event.text) is not None
         )
-        run = ShellRun(seq, ts or event.ts, command[:2000], parse(command), ok, event.error_sig, cannot, ref)
+        # The instance dict set at once: a frozen dataclass's `__init__` sets each field through
+        # `object.__setattr__`, and this runs for every shell result of every log.
+        run = _new(ShellRun)
+        _set(
+            run,
+            "__dict__",
+            {
+                "seq": seq,
+                "ts": ts or event.ts,
+                "command": command[:2000],
+                "invocation": parse(command),
+                "ok": ok,
+                "sig": event.error_sig,
+                "cannot_run": cannot,
+                "ref": ref,
+            },
+        )
         self.runs.append(run)
         if len(self.runs) > MAX_RUNS:
             del self.runs[: len(self.runs) - MAX_RUNS]
@@ -245,4 +262,7 @@ def _shipped() -> _Shipped:
 
 
 def _add(a: Tokens, b: Tokens) -> Tokens:
-    return Tokens(a.in_ + b.in_, a.out + b.out, a.cache_read + b.cache_read, a.cache_write + b.cache_write)
+    # Once per usage event without a snapshot key (every model call of a Reasonix log).
+    return new_tokens(
+        a.in_ + b.in_, a.out + b.out, a.cache_read + b.cache_read, a.cache_write + b.cache_write
+    )

@@ -50,7 +50,12 @@ def is_invocation_failure(sig: str | None, exit_code: int | None, error_kind: st
     """True when the command itself could not run as written (not found, bad option, timeout)."""
     if exit_code in (126, 127) or error_kind == "timeout":
         return True
-    return bool(sig and _INVOCATION.search(sig))
+    return _invocation_sig(sig) if sig else False
+
+
+@lru_cache(maxsize=1024)  # once per failed result of every log: a session repeats its few signatures
+def _invocation_sig(sig: str) -> bool:
+    return _INVOCATION.search(sig) is not None
 
 
 # Unmistakable even deep inside other output (a test run that could not import its package).

@@ -21,6 +21,11 @@ def loads(data: bytes | bytearray | memoryview | str) -> Any:
         raise JSONDecodeError(str(exc)) from exc
 
 
+# `loads` without the wrapper's frame, for loops that parse every line of a log: it raises
+# orjson's JSONDecodeError, a ValueError as well.
+loads_line = orjson.loads
+
+
 def dumps(obj: object, *, sort_keys: bool = False, indent: bool = False) -> bytes:
     """Serialize to UTF-8 bytes; `indent` gives two-space pretty output ending in a newline."""
     option = orjson.OPT_NON_STR_KEYS

@@ -113,11 +113,10 @@ def _reference(data: bytes, max_line: int) -> tuple[list[tuple[int, int, int]], 
     return found, dict(skipped), offset
 
 
-@pytest.mark.parametrize("chunk", [1, 3, 16, 4096])
+@pytest.mark.parametrize("chunk", [2, 3, 16, 4096])  # (a buffer of 1 byte is no buffer in binary mode)
 def test_lines_across_read_blocks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, chunk: int) -> None:
-    # Small blocks put line ends, long lines and oversized lines at every position of a block.
+    # Small buffers put line ends, long lines and oversized lines at every position of a block.
     monkeypatch.setattr(lines_module, "_FIRST_CHUNK", chunk)
-    monkeypatch.setattr(lines_module, "_CHUNK", chunk)
     monkeypatch.setattr(lines_module, "_SKIP_CHUNK", max(1, chunk // 2))
     rng = random.Random(chunk)
     for _ in range(40):
@@ -216,3 +215,18 @@ def test_is_idle_uses_the_given_clock(tmp_path: Path) -> None:
     os.utime(path, (mtime, mtime))
     assert not is_idle(path, datetime(2026, 5, 1, 12, 4, tzinfo=UTC), 300)
     assert is_idle(path, datetime(2026, 5, 1, 12, 5, tzinfo=UTC), 300)
+
+
+def test_lines_are_read_as_stripped_of_any_ascii_whitespace_and_a_bom_only_at_the_start(
+    tmp_path: Path,
+) -> None:
+    # JSON's whitespace is space, tab, CR and LF; a form feed or vertical tab around a record
+    # was stripped before the parse too, and a BOM is a file's first bytes, nowhere else.
+    path = tmp_path / "a.jsonl"
+    path.write_bytes(
+        b' \xef\xbb\xbf {"a": 1}\r\n\x0c{"b": 2}\x0b\n \t \n\xef\xbb\xbf{"c": 3}\n\x0c[1]\n{"d": 4}\n'
+    )
+    lines, stats = _read(path)
+    assert lines == [(1, {"a": 1}), (2, {"b": 2}), (6, {"d": 4})]
+    assert dict(stats.skipped) == {"not-json": 1, "not-object": 1}
+    assert stats.last_offset == path.stat().st_size

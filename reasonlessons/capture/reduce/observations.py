@@ -22,6 +22,38 @@ class Call:
     command: str = ""  # the whole command line of a shell call (capped), `cd x && a && b`
 
 
+_new, _set = object.__new__, object.__setattr__
+
+
+def new_call(
+    seq: int,
+    tool: str,
+    key: str,
+    ref: str,
+    invocation: Invocation | None,
+    args: tuple[tuple[str, str], ...],
+    command: str,
+) -> Call:
+    """`Call(...)` with every field given, for the reducer's once-per-call path: a frozen
+    dataclass's `__init__` sets each field through `object.__setattr__`; this sets the instance
+    dict at once (equal, as frozen, and pickled the same; tests/capture/test_reducer.py)."""
+    call = _new(Call)
+    _set(
+        call,
+        "__dict__",
+        {
+            "seq": seq,
+            "tool": tool,
+            "key": key,
+            "ref": ref,
+            "invocation": invocation,
+            "args": args,
+            "command": command,
+        },
+    )
+    return call
+
+
 @dataclass(frozen=True)
 class Failure:
     """A failed call: its signature, the line a human would quote, and a bounded excerpt."""

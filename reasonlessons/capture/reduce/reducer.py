@@ -30,6 +30,7 @@ from reasonlessons.capture.reduce.observations import (
     Verification,
     WorkdirFix,
     Writ,
+    new_call,
 )
 from reasonlessons.capture.reduce.retries import LoopTracker, SuggestionTracker, subject
 from reasonlessons.capture.reduce.setup import SetupTracker
@@ -57,6 +58,11 @@ _RULES_MAX = 32
 _TOLD_TEXT = 16 * 1024
 _SCALARS = (str, int, float, bool)
 _COMMAND_CAP = 4000
+_SHELL_CALLS_MAX = 1024
+_SHELL_CALLS: dict[
+    tuple[str, str | None, str | None, str | None, str | None],
+    tuple[Invocation | None, str, tuple[Move, ...]],
+] = {}
 
 
 def _unreverted(edits: list[Edit]) -> list[Edit]:
@@ -179,13 +185,14 @@ class SessionReducer:
         invocation: Invocation | None = None
         short: tuple[tuple[str, str], ...] = ()
         command = ""
+        moves: tuple[Move, ...] = ()
         if tool == "shell":
             raw = args.get("command")
-            command = raw[:_COMMAND_CAP] if isinstance(raw, str) else ""
-            invocation = parse(raw) if isinstance(raw, str) else None
-            if invocation is not None:
-                invocation = self._placed(invocation, args.get("workdir"), event.cwd)
-            key = _shell_key(invocation) if invocation is not None else f"shell:{raw}"
+            if isinstance(raw, str):
+                command = raw[:_COMMAND_CAP]
+                invocation, key, moves = self._shell_call(raw, args.get("workdir"), event.cwd)
+            else:
+                key = f"shell:{raw}"
         else:
             short = tuple(
                 (str(k), v if isinstance(v, str) else repr(v))
@@ -193,7 +200,7 @@ class SessionReducer:
                 if isinstance(v, _SCALARS) and len(str(v)) <= _ARG_CAP
             )
             key = f"{tool}:{short!r}"
-        call = Call(event.seq, tool, key, event.raw_ref, invocation, short, command)
+        call = new_call(event.seq, tool, key, event.raw_ref, invocation, short, command)
         call_id = event.call_id or f"#{event.seq}"
         self._pending[call_id] = call
         if len(self._pending) > _PENDING_MAX:
@@ -201,10 +208,29 @@ class SessionReducer:
         edits = file_edits(tool, args, event.raw_ref)
         if edits:
             self._edits_of[call_id] = edits
-        elif tool == "shell" and isinstance(args.get("command"), str):
-            moves = shell_moves(args["command"])
-            if moves:
-                self._moves_of[call_id] = moves
+        elif moves:
+            self._moves_of[call_id] = list(moves)
+
+    def _shell_call(
+        self, raw: str, workdir: object, cwd: str | None
+    ) -> tuple[Invocation | None, str, tuple[Move, ...]]:
+        """A shell command as the reducer keeps it: placed, keyed, and the files it moves.
+        Remembered in the process (an agent runs the same few commands in every session), keyed
+        by all it depends on: the command, where it ran and where the session started."""
+        workdir = workdir if isinstance(workdir, str) else None
+        memo = (raw, workdir, cwd, self.obs.cwd, self._root)
+        known = _SHELL_CALLS.get(memo)
+        if known is None:
+            invocation = parse(raw)
+            if invocation is not None:
+                invocation = self._placed(invocation, workdir, cwd)
+            key = _shell_key(invocation) if invocation is not None else f"shell:{raw}"
+            known = (invocation, key, tuple(shell_moves(raw)))
+            if len(raw) <= _COMMAND_CAP:  # a script pasted in a heredoc is not worth holding
+                if len(_SHELL_CALLS) >= _SHELL_CALLS_MAX:
+                    _SHELL_CALLS.clear()
+                _SHELL_CALLS[memo] = known
+        return known
 
     def _placed(self, inv: Invocation, workdir: object, cwd: str | None) -> Invocation:
         """`inv` with the directory it ran in, relative to where the session started: a leading
@@ -445,13 +471,17 @@ class SessionReducer:
         calls = self._calls
         bases = {p.base for p in checks if p.category in ("lint", "typecheck")} if checks else None
         open_keys = self._open_keys
+        newest = self._open[-1] if self._open else None
+        if (
+            newest is None
+            or calls - newest.opened_at > _FIX_REACH
+            and not bases
+            and keys.isdisjoint(open_keys)
+        ):
+            return  # what the loop below finds at its first item on most successes, without a copy
         for item in list(reversed(self._open)):
             failure = item.failure
-            if (
-                calls - item.opened_at > _FIX_REACH
-                and not bases
-                and all(key not in open_keys for key in keys)
-            ):
+            if calls - item.opened_at > _FIX_REACH and not bases and keys.isdisjoint(open_keys):
                 # This one and all older ones are past reach, and none failed as this call: only
                 # a same-call failure could still be closed here. Usually 15 of 16 open failures.
                 break

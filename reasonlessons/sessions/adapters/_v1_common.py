@@ -42,9 +42,11 @@ def v1_tokens(usage: dict[str, Any]) -> Tokens:
     hit, out = usage.get("prompt_cache_hit_tokens"), usage.get("completion_tokens")
     hit = hit if hit.__class__ is int else as_int(hit)
     if "prompt_cache_miss_tokens" in usage:
-        miss = as_int(usage.get("prompt_cache_miss_tokens"))
+        miss = usage["prompt_cache_miss_tokens"]
+        miss = miss if miss.__class__ is int else as_int(miss)
     else:
-        miss = max(0, as_int(usage.get("prompt_tokens")) - hit)
+        prompt = usage.get("prompt_tokens")
+        miss = max(0, (prompt if prompt.__class__ is int else as_int(prompt)) - hit)
     return new_tokens(miss, out if out.__class__ is int else as_int(out), hit, 0)
 
 

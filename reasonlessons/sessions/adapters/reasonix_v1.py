@@ -131,6 +131,8 @@ def _read_events(
     first_line = start_line if start_line is not None else lines + 1
     stats.checkpoint(start_offset, start_seq, first_line)
     prefix = f"{path}:"
+    stamp: object = None  # the last line's `ts` as written, and as parsed: a call's intent, its
+    ts: datetime | None = None  # result and the model's next answer often share a millisecond
     for line_no, _, obj, start in iter_json_lines(
         path, stats=stats, start_offset=start_offset, start_line=first_line
     ):
@@ -140,7 +142,9 @@ def _read_events(
             continue
         if kind in _IGNORED:
             continue  # most lines of a log (status, dispatched): decided before any other work
-        ref, ts = f"{prefix}{line_no}", parse_ts(obj.get("ts"))
+        ref = f"{prefix}{line_no}"
+        if (value := obj.get("ts")) != stamp or value.__class__ is not str:
+            stamp, ts = value, parse_ts(value)
         if kind == "model.final" or kind == "model.turn.started":
             # The sidecar's n-th assistant message is the n-th model call (docs/log-formats.md#v1-prompts).
             while prompts and prompts[0].finals_before <= finals:

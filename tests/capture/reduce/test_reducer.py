@@ -1,7 +1,13 @@
 from __future__ import annotations
 
+import dataclasses
+import pickle
+
+import pytest
+
 from reasonlessons.capture.reduce.observations import (
     ArgsFix,
+    Call,
     CommandFix,
     Correction,
     CreatedFiles,
@@ -10,6 +16,7 @@ from reasonlessons.capture.reduce.observations import (
     ToolRuleSeen,
     Verification,
     Writ,
+    new_call,
 )
 from reasonlessons.capture.reduce.reducer import SessionReducer
 from reasonlessons.sessions.events import Event
@@ -286,3 +293,20 @@ def test_a_success_closes_its_own_failure_far_back_and_forgets_the_evicted_ones(
     assert "shell:npm run build" not in reducer._open_keys
     assert len(reducer._open) == 15 == sum(reducer._open_keys.values())
     assert reducer._stats["shell:npm run build"].resolved
+
+
+def test_the_fast_call_constructor_equals_the_keyword_one() -> None:
+    fields = {
+        "seq": 3,
+        "tool": "read",
+        "key": "read:()",
+        "ref": "f:2",
+        "invocation": None,
+        "args": (("p", "a"),),
+    }
+    fast = new_call(*fields.values(), command="")
+    assert fast == Call(**fields)
+    assert repr(fast) == repr(Call(**fields))
+    assert pickle.loads(pickle.dumps(fast)) == fast
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        fast.seq = 4  # type: ignore[misc]
