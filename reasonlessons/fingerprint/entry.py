@@ -89,6 +89,11 @@ def _normalize(raw: str) -> str:
     if "//" not in raw and "/." not in raw and raw[:1] not in (".", "/"):
         # No empty, '.', '..' or '.git' segment: only a trailing '/' to drop (most entries).
         return raw[:-1] if raw[-1:] == "/" else raw
+    return _segments(raw)
+
+
+def _segments(raw: str) -> str:
+    """The normalization one segment at a time (the quick path of `_normalize` must agree)."""
     parts: list[str] = []
     for part in raw.split("/"):
         if part in ("", "."):
