@@ -20,6 +20,7 @@ from reasonlessons.sessions.events import Event, Tokens, new_tokens
 from reasonlessons.sessions.shell import Invocation, parse
 from reasonlessons.sessions.signals import invocation_line, is_invocation_failure
 from reasonlessons.support.tokens import GENERIC, STOPWORDS, tokenize
+from reasonlessons.support.values import frozen
 
 MAX_RUNS = 2000
 MAX_PENDING = 64
@@ -29,7 +30,6 @@ MAX_PROMPTS = 3
 MAX_SNAPSHOTS = 20_000
 MAX_MESSAGES = 32  # short user messages kept (the last ones), for corrections of a lesson
 MAX_MESSAGE_CHARS = 600
-_new, _set = object.__new__, object.__setattr__
 
 
 @dataclass(frozen=True)
@@ -155,12 +155,9 @@ class SessionTrace:
             is_invocation_failure(event.error_sig, event.exit_code, event.error_kind)
             or invocation_line(event.text) is not None
         )
-        # The instance dict set at once: a frozen dataclass's `__init__` sets each field through
-        # `object.__setattr__`, and this runs for every shell result of every log.
-        run = _new(ShellRun)
-        _set(
-            run,
-            "__dict__",
+        # Built with support.values.frozen: this runs for every shell result of every log.
+        run = frozen(
+            ShellRun,
             {
                 "seq": seq,
                 "ts": ts or event.ts,

@@ -13,7 +13,8 @@ other package imports orjson, xxhash, filelock, PyYAML or GitPython itself.
     yamlread.py   YAML as PyYAML's safe loader reads it, faster for plain documents
     yamlblock.py  the simplest block YAML, read line by line: yamlread's first try
     yamlwrite.py  YAML out for files other programs parse (Reasonix facts and skills), quoted as needed
-    values.py     value classes with dataclass equality, hash and repr, without importing dataclasses
+    values.py     value classes with dataclass equality, hash and repr, without importing dataclasses;
+                  frozen dataclass instances built without their generated __init__
     gitrepo.py    read-only history of a repository (GitPython), for explaining drift
     gitcli.py     the same through the git command line
     githead.py    HEAD's commit, cheaply, without the history readers

@@ -4,11 +4,17 @@ imported; the per-turn paths (recall, hooks, stale) load several of these classe
 
 A subclass lists its fields in FIELDS and writes its own typed `__init__`; Value gives the
 dataclass-style equality (same class, same fields), hash and repr over those fields.
+
+`frozen` builds an instance of a frozen dataclass (one with an instance dict) for the loops that
+make one per event of a log.
 """
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
+
+T = TypeVar("T")
+_new, _set = object.__new__, object.__setattr__
 
 
 class Value:
@@ -29,3 +35,14 @@ class Value:
     def __repr__(self) -> str:
         shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.FIELDS)
         return f"{self.__class__.__qualname__}({shown})"
+
+
+def frozen(cls: type[T], fields: dict[str, Any]) -> T:
+    """An instance of the frozen dataclass `cls` whose fields are `fields` (every one, by name).
+
+    Equal to `cls(**fields)`, as frozen and pickled alike, about twice as cheap: the generated
+    `__init__` of a frozen dataclass sets each field through `object.__setattr__`, this sets the
+    instance dict at once. Not for classes with `__slots__` or a `__post_init__`."""
+    obj = _new(cls)
+    _set(obj, "__dict__", fields)
+    return obj

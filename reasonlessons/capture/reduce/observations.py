@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from reasonlessons.sessions.edits import Edit
 from reasonlessons.sessions.shell import Invocation
 from reasonlessons.sessions.toolrules import ToolRule as AgentToolRule
+from reasonlessons.support.values import frozen
 
 
 @dataclass(frozen=True)
@@ -22,9 +23,6 @@ class Call:
     command: str = ""  # the whole command line of a shell call (capped), `cd x && a && b`
 
 
-_new, _set = object.__new__, object.__setattr__
-
-
 def new_call(
     seq: int,
     tool: str,
@@ -34,13 +32,10 @@ def new_call(
     args: tuple[tuple[str, str], ...],
     command: str,
 ) -> Call:
-    """`Call(...)` with every field given, for the reducer's once-per-call path: a frozen
-    dataclass's `__init__` sets each field through `object.__setattr__`; this sets the instance
-    dict at once (equal, as frozen, and pickled the same; tests/capture/test_reducer.py)."""
-    call = _new(Call)
-    _set(
-        call,
-        "__dict__",
+    """`Call(...)` with every field given, for the reducer's once-per-call path (support.values.frozen;
+    equal, as frozen, and pickled the same: tests/capture/reduce/test_reducer.py)."""
+    return frozen(
+        Call,
         {
             "seq": seq,
             "tool": tool,
@@ -51,7 +46,6 @@ def new_call(
             "command": command,
         },
     )
-    return call
 
 
 @dataclass(frozen=True)
