@@ -32,12 +32,12 @@ reads on from where it stopped. Costs grow with k and with how far the prompt's 
 to separate the best lessons, not with how many lessons share a word; `work` counts what was
 scanned and looked up (tests and benchmarks read it). Posting lists arrive as packed arrays, looked
 up by bisection or, for many lookups, through one dict. A common word comes as bytes by lesson id
-(postings.Dense) and its arrays are read only if the search reads the word itself: in step 5 each
-group of lessons read in the same terms gets, for every dense term it was not read in, a bound from
-that term's share code added in C (`map` over the bytes and a table of 256 bounds) and its count of
-non-generic terms completed from the tf bytes; only the lessons still in reach go on to the
-one-at-a-time lookups of the other terms. Exact scores read a dense term's tf from its bytes and the
-lesson's length from the index.
+(postings.Dense) and its arrays are read only if the search reads the word itself: in step 5 every
+lesson read gets, for each dense term nothing was read from, a bound from that term's share code
+(its byte indexes a table of 256 bounds, a term at a time over the lessons still in reach), and its
+count of non-generic terms is completed from the tf bytes; only the lessons still in reach go on to
+the one-at-a-time lookups of the other terms. Exact scores read a dense term's tf from its bytes
+and the lesson's length from the index.
 """
 
 from __future__ import annotations

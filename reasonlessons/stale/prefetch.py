@@ -69,22 +69,22 @@ def split_check(
     paths = [path for path, _, problem in listed if problem is None]
     if len(paths) < MIN_LESSONS:
         return {}, set()
-    half = int(len(paths) * OWN_SHARE)
+    own = int(len(paths) * OWN_SHARE)
     base = checker.snapshot()
     old = meta_cache.stored(loc)
     _preload()
 
     def child_work() -> dict[str, Any]:
-        index, fresh = _check(checker, paths[half:], old, now)
+        index, fresh = _check(checker, paths[own:], old, now)
         checker.close()
         return {"index": index, "fresh": sorted(fresh), "checker": checker.learned(base)}
 
     child = _fork(child_work)
     try:
         # The child checks the rest at about the same pace: this share's progress counts for both.
-        total, scale = len(paths), len(paths) / max(half, 1)
+        total, scale = len(paths), len(paths) / max(own, 1)
         tick = None if progress is None else lambda done: progress(min(int(scale * done), total), total)
-        known, fresh = _check(checker, paths[:half], old, now, tick)
+        known, fresh = _check(checker, paths[:own], old, now, tick)
     finally:
         found = _join(child) if child is not None else None
     if isinstance(found, dict) and isinstance(found.get("index"), dict):
