@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -65,3 +66,84 @@ def test_a_failure_following_a_link_falls_back_to_the_keyword_form(
     with os.scandir(tmp_path) as it:
         items = [Entry(item) for item in it]
     assert sorted(tree._subdirs(items)) == ["real"]  # type: ignore[arg-type]
+
+
+# -- directories listed by name alone (their link count says they hold no directory) ---------------
+
+
+def _odd_tree(root: Path) -> list[str]:
+    """A tree of awkward names, links, empty and ignored directories; its directories, repo-relative."""
+    (root / ".gitignore").write_text("*.log\nbuild/\n!keep.log\n")
+    names = ["plain.ts", "new\nline.ts", "ünïcode.md", "spaced name.test.ts", ".hidden", "x.log", "keep.log"]
+    rels = ["", "src", "src/deep", "src/deep/deeper", "docs", "empty", "build"]
+    rels += ["src/only-dirs", "src/only-dirs/a"]
+    for sub in rels:
+        (root / sub).mkdir(parents=True, exist_ok=True)
+    for sub in ("", "src", "src/deep/deeper", "docs", "build", "src/only-dirs/a"):
+        for name in names:
+            (root / sub / name).write_text("x\n")
+        os.close(os.open(os.path.join(os.fsencode(root / sub), b"bad\xff\xfe.ts"), os.O_CREAT | os.O_WRONLY))
+    (root / "docs" / "to-src").symlink_to(root / "src")  # a link to a directory is a file here
+    (root / "docs" / "to-file").symlink_to(root / "docs" / "plain.ts")
+    (root / "docs" / "dangling").symlink_to(root / "nowhere")
+    (root / "docs" / ".gitignore").write_text("plain.ts\n")
+    old = time.time_ns() - 10**10
+    for path in [root, *root.rglob("*")]:
+        os.utime(path, ns=(old, old), follow_symlinks=False)
+    return rels
+
+
+def _everything(index: tree.DirIndex, rels: list[str]) -> tuple[object, ...]:
+    listed = {rel: index.listing(rel) for rel in rels}
+    shapes = {rel: index.shape(rel) for rel in rels}
+    return listed, shapes, dict(index.records)
+
+
+def test_a_leaf_listed_by_name_alone_gives_what_a_full_listing_gives(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rels = _odd_tree(tmp_path)
+    if os.lstat(tmp_path / "src").st_nlink != 2 + 2:
+        pytest.skip("this file system's link counts do not count child directories")
+    t0 = time.time_ns()  # the same for both: a racy ignore file's signature holds it
+    full = tree.DirIndex(str(tmp_path), {}, gen=1, t0=t0)
+    monkeypatch.setattr(full, "_count_links", lambda st, dirs: None)  # never trusts a count
+    expected = _everything(full, rels)
+
+    by_name: list[str] = []
+    listdir = os.listdir
+    monkeypatch.setattr(tree.os, "listdir", lambda fd: by_name.append(fd) or listdir(fd))
+    quick = tree.DirIndex(str(tmp_path), {}, gen=1, t0=t0)
+    assert _everything(quick, rels) == expected
+    assert len(by_name) >= 4  # src/deep/deeper, docs, empty, build, src/only-dirs/a once trusted
+
+
+def test_a_directory_made_after_the_count_was_read_is_listed_as_one(tmp_path: Path) -> None:
+    (tmp_path / "a" / "leaf").mkdir(parents=True)
+    (tmp_path / "a" / "leaf" / "f.ts").write_text("")
+    if os.lstat(tmp_path / "a").st_nlink != 3:
+        pytest.skip("this file system's link counts do not count child directories")
+    index = tree.DirIndex(str(tmp_path), {}, gen=1, t0=time.time_ns())
+    index.listing("a")  # a directory with one child directory and a count of 3: counts are trusted
+    leaf = index.lstat("a/leaf")  # read (and kept for the run) before the directory below is made
+    assert leaf is not None
+    assert leaf.st_nlink == 2
+    (tmp_path / "a" / "leaf" / "made.d").mkdir()
+    assert index.listing("a/leaf") == (["made.d"], ["f.ts"])
+
+
+def test_link_counts_are_trusted_only_where_they_count_child_directories(tmp_path: Path) -> None:
+    index = tree.DirIndex(str(tmp_path), {}, gen=1, t0=time.time_ns())
+
+    def st(dev: int, nlink: int) -> os.stat_result:
+        return os.stat_result((0o40755, 1, dev, nlink, 0, 0, 0, 0, 0, 0))
+
+    index._count_links(st(1, 2), [])  # no child directory: proves nothing
+    index._count_links(st(2, 1), ["a"])  # btrfs, overlayfs: always 1
+    index._count_links(st(3, 2), ["a", "b"])  # a count that does not count them
+    index._count_links(st(3, 4), ["a", "b"])
+    index._count_links(st(4, 3), ["a"])
+    assert index._counted == {4}
+    index._count_links(st(4, 2), ["a"])  # one wrong count on a device: none is trusted again
+    index._count_links(st(4, 3), ["a"])
+    assert index._counted == set()
