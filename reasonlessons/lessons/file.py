@@ -12,7 +12,6 @@ from reasonlessons import safety, support
 from reasonlessons.constants import MAX_LESSON_BYTES
 from reasonlessons.errors import LessonFileError, UnsafeTextError
 from reasonlessons.lessons.model import Lesson, ordered_meta, schema_problems
-from reasonlessons.safety import textview
 from reasonlessons.support.atomic import write_atomic
 
 # Wide enough that YAML never folds a one-line description onto two lines.
@@ -194,7 +193,9 @@ def render_lesson(lesson: Lesson) -> bytes:
     that cannot be made clean raises privacy.SecretFoundError), and bidirectional controls, which
     make a line read differently than it runs, are refused (UnsafeTextError)."""
     _, text = safety.redact.scrub([ordered_meta(lesson.meta), _clean_body(lesson.body)], _dump)
-    bidi = None if text.isascii() else textview.BIDI.search(text)
+    # safety.textview loads on first use: reading lessons (a cold `stale` reads 1,000 before its
+    # check can start) never needs it.
+    bidi = None if text.isascii() else safety.textview.BIDI.search(text)
     if bidi is not None:
         raise UnsafeTextError(
             f"refusing to write lesson {lesson.name!r}: it holds a bidirectional control character "

@@ -18,14 +18,15 @@ from __future__ import annotations
 import importlib
 
 # Loaded on first use: redaction compiles its pattern table on import, and modules on the per-turn
-# path (recall, state documents, lesson files) need it only when they write or index a lesson.
-__all__ = ["redact"]
+# path (recall, state documents, lesson files) need it only when they write or index a lesson;
+# textview (patterns and a dataclass) only when a lesson written holds non-ASCII text.
+__all__ = ["redact", "textview"]
 
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING (mypy reads it so), without importing typing: ~3 ms a turn
 if TYPE_CHECKING:
     from typing import Any
 
-    from reasonlessons.safety import redact
+    from reasonlessons.safety import redact, textview
 
 
 def __getattr__(name: str) -> Any:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -21,6 +20,7 @@ from reasonlessons.fingerprint import Checker
 from reasonlessons.stale import meta_cache
 from reasonlessons.stale.prefetch import split_check
 from reasonlessons.store.status import status_of, superseded_names
+from reasonlessons.support.values import Value
 
 if TYPE_CHECKING:
     from reasonlessons.fingerprint import Drift
@@ -30,39 +30,55 @@ if TYPE_CHECKING:
     from reasonlessons.store.project import Project
 
 
-@dataclass
-class StaleReport:
+class StaleReport(Value):
     """One stale lesson and why."""
 
-    name: str
-    scope: str
-    path: Path | None
-    drift: list[Drift]
+    FIELDS = ("name", "scope", "path", "drift")
+    __slots__ = FIELDS
+
+    def __init__(self, name: str, scope: str, path: Path | None, drift: list[Drift]) -> None:
+        self.name = name
+        self.scope = scope
+        self.path = path
+        self.drift = drift
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "scope": self.scope, "drift": [d.to_json() for d in self.drift]}
 
 
-@dataclass
-class NotApplyingReport:
+class NotApplyingReport(Value):
     """A global lesson that does not apply to this repository, and which conditions fail."""
 
-    name: str
-    path: Path | None
-    conditions: list[NotApplying]
+    FIELDS = ("name", "path", "conditions")
+    __slots__ = FIELDS
+
+    def __init__(self, name: str, path: Path | None, conditions: list[NotApplying]) -> None:
+        self.name = name
+        self.path = path
+        self.conditions = conditions
 
 
-@dataclass
-class StaleScan:
+class StaleScan(Value):
     """What `stale` found: the stale lessons, how many were checked, global lessons that do not
     apply here (never stale: fingerprint/applies.py), and unreadable lesson files."""
 
-    reports: list[StaleReport] = field(default_factory=list)
-    checked: int = 0
-    bad: list[Any] = field(default_factory=list)
-    not_applying: list[NotApplyingReport] = field(default_factory=list)
-    # When the answer may change with no file changing: the next `expires-at` still to come.
-    valid_until: dt.datetime | None = None
+    FIELDS = ("reports", "checked", "bad", "not_applying", "valid_until")
+    __slots__ = FIELDS
+
+    def __init__(
+        self,
+        reports: list[StaleReport] | None = None,
+        checked: int = 0,
+        bad: list[Any] | None = None,
+        not_applying: list[NotApplyingReport] | None = None,
+        # When the answer may change with no file changing: the next `expires-at` still to come.
+        valid_until: dt.datetime | None = None,
+    ) -> None:
+        self.reports = [] if reports is None else reports
+        self.checked = checked
+        self.bad = [] if bad is None else bad
+        self.not_applying = [] if not_applying is None else not_applying
+        self.valid_until = valid_until
 
 
 def scan_stale(
