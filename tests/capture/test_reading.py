@@ -131,3 +131,29 @@ def test_a_batch_holds_a_bounded_part_of_the_log(monkeypatch: pytest.MonkeyPatch
     assert [s.obs.events for s in read_sessions(job, FileRead())] == [200]
     assert fed == 200
     assert most <= 4  # held at once: what a MiB of log gave, not _BATCH (64) large events
+
+
+def test_a_pool_read_drafts_the_sessions_that_ended_before_a_read_error(
+    monkeypatch: pytest.MonkeyPatch, make_repo: Any, tmp_path: Path
+) -> None:
+    # 40 sessions of 3 events, then the error: more sessions than a drafting group waited for it.
+    def read(path: Path, *, stats: ReadStats, **_: object) -> Iterator[Event]:
+        yield from _events(121, 3, stats)
+        raise UnsupportedLogError("cut short")
+
+    drafted: list[str] = []
+    draft = reading._draft
+
+    def spied(session: reading.SessionRead, *args: Any) -> None:
+        drafted.append(session.obs.session_id)
+        draft(session, *args)
+
+    _stub(monkeypatch, read)
+    monkeypatch.setattr(reading, "_draft", spied)
+    job = ReadJob(tmp_path / "x.jsonl", "stub", 0, 0, None, {}, str(make_repo("capture-node")))
+    whole = read_file(job)
+    assert whole.failed == "cut short"
+    ended = [f"s{n}" for n in range(40)]
+    assert [s.obs.session_id for s in whole.sessions] == ended
+    assert drafted == ended  # each one went through extraction, in order
+    assert reading._DRAFT_GROUP < 40
