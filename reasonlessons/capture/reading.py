@@ -32,7 +32,7 @@ READ_ERRORS = (UnsupportedLogError, MissingDependencyError, OSError, ValueError)
 PROGRESS_EVERY = 20_000  # events between two progress reports of an in-process read
 _BATCH = 64  # events read before the reducer and the trace take them (_batch)
 _BATCH_BYTES = 1 << 20  # or this much of the log read, whichever comes first
-_DRAFT_GROUP = 16  # sessions a pool worker reads before it drafts them (read_file)
+_DRAFT_GROUP = 16  # sessions read before they are drafted
 
 
 @dataclass(frozen=True)
@@ -86,10 +86,30 @@ def read_sessions(
     """
     if job.extract and facts is None:
         facts = RepoFacts(Path(job.root))
-    for read in _sessions(job, into, tick):
+    # Read a group at a time, then drafted and handed out one by one, as in a pool worker (read_file).
+    waiting: list[SessionRead] = []  # read, not drafted yet
+    try:
+        for read in _sessions(job, into, tick):
+            waiting.append(read)
+            if len(waiting) >= _DRAFT_GROUP:
+                yield from _each_drafted(waiting, facts, job.settings)
+    except READ_ERRORS:
+        yield from _each_drafted(waiting, facts, job.settings)  # they ended before the error
+        raise
+    yield from _each_drafted(waiting, facts, job.settings)
+
+
+def _each_drafted(
+    waiting: list[SessionRead], facts: RepoFacts | None, settings: Config
+) -> Iterator[SessionRead]:
+    """The waiting sessions in order, each drafted just before it is handed out (and taken out of
+    `waiting` only then: one whose drafts failed stays, and so does what follows it)."""
+    while waiting:
+        session = waiting[0]
         if facts is not None:
-            _draft(read, facts, job.settings)
-        yield read
+            _draft(session, facts, settings)
+        del waiting[0]
+        yield session
 
 
 def _sessions(job: ReadJob, into: FileRead, tick: Callable[[int], None] | None) -> Iterator[SessionRead]:
@@ -218,14 +238,11 @@ def _drafted(
     waiting: list[SessionRead], facts: RepoFacts | None, settings: Config, into: list[SessionRead]
 ) -> None:
     """Draft the waiting sessions in order, moving each into `into` once drafted."""
-    while waiting:
-        session = waiting[0]
-        if facts is not None:
-            _draft(session, facts, settings)
+    for session in _each_drafted(waiting, facts, settings):
         if session.drafts is not None:
             # Drafts made here: the main process needs of the observations only their counts and
             # whether a writ is among them (gates.session_skip_reason), not every item rebuilt
             # from the pickle, one session after another.
             items: list[Observation] = [item for item in session.obs.items if isinstance(item, Writ)]
             session.obs = replace(session.obs, items=items)
-        into.append(waiting.pop(0))
+        into.append(session)

@@ -133,7 +133,7 @@ def test_a_batch_holds_a_bounded_part_of_the_log(monkeypatch: pytest.MonkeyPatch
     assert most <= 4  # held at once: what a MiB of log gave, not _BATCH (64) large events
 
 
-def test_a_pool_read_drafts_the_sessions_that_ended_before_a_read_error(
+def test_the_sessions_that_ended_before_a_read_error_are_drafted(
     monkeypatch: pytest.MonkeyPatch, make_repo: Any, tmp_path: Path
 ) -> None:
     # 40 sessions of 3 events, then the error: more sessions than a drafting group waited for it.
@@ -157,3 +157,10 @@ def test_a_pool_read_drafts_the_sessions_that_ended_before_a_read_error(
     assert [s.obs.session_id for s in whole.sessions] == ended
     assert drafted == ended  # each one went through extraction, in order
     assert reading._DRAFT_GROUP < 40
+    # In-process, the same sessions come out, drafted, before the error does.
+    drafted.clear()
+    sessions: list[reading.SessionRead] = []
+    with pytest.raises(UnsupportedLogError, match="cut short"):
+        sessions.extend(read_sessions(job, FileRead()))
+    assert [s.obs.session_id for s in sessions] == ended
+    assert drafted == ended
