@@ -9,6 +9,8 @@ from functools import lru_cache
 from pathlib import PurePosixPath, PureWindowsPath
 from typing import Any
 
+from reasonlessons.support.values import frozen
+
 _PATH_KEYS = ("path", "file_path", "filePath", "filename", "file", "target_file", "targetFile")
 _PAIRS = (("search", "replace"), ("old_string", "new_string"), ("old_str", "new_str"), ("old", "new"))
 _PATCH_FILE = re.compile(r"^\*\*\* (Add|Update|Delete) File: (.+)$")
@@ -86,7 +88,10 @@ def file_edits(tool: str | None, args: dict[str, Any] | None, ref: str) -> list[
         return []
     for old_key, new_key in _PAIRS:
         if isinstance(args.get(old_key), str) or isinstance(args.get(new_key), str):
-            return [Edit(path, _cap(args.get(old_key)), _cap(args.get(new_key)), ref=ref)]
+            # Once per edit call of every log (the reducer's and the trace's): built by its dict.
+            before, after = _cap(args.get(old_key)), _cap(args.get(new_key))
+            fields = {"path": path, "before": before, "after": after, "created": False, "ref": ref}
+            return [frozen(Edit, fields)]
     edits = args.get("edits")
     if isinstance(edits, list):
         out = []

@@ -42,6 +42,7 @@ from reasonlessons.sessions.edits import Edit, Move, changed_region, file_edits,
 from reasonlessons.sessions.errorsig import error_signature
 from reasonlessons.sessions.events import Event
 from reasonlessons.sessions.shell import Invocation, parse
+from reasonlessons.support.values import frozen
 
 _OPEN_MAX = 16
 _PENDING_MAX = 64
@@ -53,12 +54,15 @@ _MESSAGES_MAX = 10
 _EXCERPT = 2000
 _ARG_CAP = 200
 _FIX_REACH = max(pairing.WINDOW, pairing.ARGS_WINDOW)
-_TOLD_MAX = 64
+_TOLD_MAX = 256
 _RULES_MAX = 32
 _TOLD_TEXT = 16 * 1024
 _SCALARS = (str, int, float, bool)
 _COMMAND_CAP = 4000
 _SHELL_CALLS_MAX = 1024
+# The telling line of a failure text, per process: a pure function of its key, and the same
+# command fails the same way in session after session (`vitest: not found`), not only within one.
+_TOLD: dict[tuple[str, str, int | None, str | None], tuple[str | None, bool]] = {}
 _SHELL_CALLS: dict[
     tuple[str, str | None, str | None, str | None, str | None],
     tuple[Invocation | None, str, tuple[Move, ...]],
@@ -142,7 +146,6 @@ class SessionReducer:
         self._last_failed = False
         self._verify_ok: bool | None = None
         self._messages = 0
-        self._told: dict[tuple[str, str, int | None, str | None], tuple[str | None, bool]] = {}
         # Workflow observations (docs/capture.md#observations): commits, retries, setup, git, tools.
         self._commits = CommitTracker()
         self._loops = LoopTracker()
@@ -197,7 +200,7 @@ class SessionReducer:
             short = tuple(
                 (str(k), v if isinstance(v, str) else repr(v))
                 for k, v in sorted(args.items())
-                if isinstance(v, _SCALARS) and len(str(v)) <= _ARG_CAP
+                if isinstance(v, _SCALARS) and len(v if v.__class__ is str else str(v)) <= _ARG_CAP
             )
             key = f"{tool}:{short!r}"
         call = new_call(event.seq, tool, key, event.raw_ref, invocation, short, command)
@@ -393,21 +396,21 @@ class SessionReducer:
     ) -> tuple[str | None, bool]:
         """The telling line of a failure, and whether the command itself could not run.
 
-        Remembered per failure text: an agent retrying a command gets the same output again and
-        again, and finding the line costs a signature per candidate line.
+        Remembered per failure text (in the process, bounded): an agent retrying a command gets the
+        same output again and again, and finding the line costs a signature per candidate line.
         """
         memo = len(text) <= _TOLD_TEXT
         key = (text, sig, exit_code, error_kind)
-        if memo and (known := self._told.get(key)) is not None:
+        if memo and (known := _TOLD.get(key)) is not None:
             return known
         line = signals.telling_line(text, sig)
         invocation = signals.is_invocation_failure(sig, exit_code, error_kind)
         if not invocation and (strong := signals.invocation_line(text)) is not None:
             invocation, line = True, strong  # e.g. a test run that could not import its package
         if memo:
-            if len(self._told) >= _TOLD_MAX:
-                self._told.clear()
-            self._told[key] = line, invocation
+            if len(_TOLD) >= _TOLD_MAX:
+                _TOLD.clear()
+            _TOLD[key] = line, invocation
         return line, invocation
 
     def _passed(self, call: Call) -> list[Invocation]:
@@ -577,7 +580,17 @@ class SessionReducer:
         if form in forms or len(forms) < 8:
             forms[form] = forms.pop(form, 0) + 1  # re-inserted: the latest wins a tie
         shown = max(reversed(forms), key=forms.__getitem__)
-        self._verified[key] = Verification(inv, (old.count if old else 0) + 1, refs, examples, shown)
+        # Once per passing check of every log: built by its instance dict (support.values.frozen).
+        self._verified[key] = frozen(
+            Verification,
+            {
+                "invocation": inv,
+                "count": (old.count if old else 0) + 1,
+                "refs": refs,
+                "examples": examples,
+                "form": shown,
+            },
+        )
 
     def _apply(self, edits: list[Edit]) -> None:
         if not edits:
@@ -591,10 +604,21 @@ class SessionReducer:
                 self._created.setdefault(path, edit.ref)
             self._touched.add(path)
             self._setup.edited(path, self._calls)
-            moved = Edit(path, edit.before, edit.after, edit.created, edit.ref)
-            for item in self._open:
-                if len(item.edits) < 6:
-                    item.edits.append(moved)
+            takers = [item.edits for item in self._open if len(item.edits) < 6]
+            if not takers:
+                continue  # no open failure to follow it into: most edits, no copy of the edit made
+            moved = frozen(
+                Edit,
+                {
+                    "path": path,
+                    "before": edit.before,
+                    "after": edit.after,
+                    "created": edit.created,
+                    "ref": edit.ref,
+                },
+            )
+            for edits_since in takers:
+                edits_since.append(moved)
 
     def _move(self, moves: list[Move]) -> None:
         """Follow created files through `mv`/`git mv` and forget those removed again."""
