@@ -25,8 +25,8 @@ from typing import Any, NamedTuple
 from reasonlessons.constants import SCOPE_GLOBAL, SCOPE_PROJECT
 from reasonlessons.errors import ReasonLessonsError
 from reasonlessons.lessons.locations import Locations
+from reasonlessons.recall import bm25, postings
 from reasonlessons.recall import indexbuild as build
-from reasonlessons.recall import postings
 from reasonlessons.recall.bm25 import Posting
 from reasonlessons.recall.postings import Dense, Lists, Row
 from reasonlessons.support.atomic import write_atomic
@@ -38,6 +38,10 @@ SWEEP_INTERVAL_NS = 60 * 1_000_000_000
 # Dense rows (postings.Dense) kept while an image stays open: the common words of one library
 # recur turn after turn (50,000 lessons: two 50 KB blobs a word, a few hundred microseconds to read).
 DENSE_KEPT = 64
+# Every lesson's bound by one term (relevance.TextSearch._lane: 2 bytes a lesson), kept the same way.
+LANES_KEPT = 64
+# A level of those bounds: a 4096th of the largest share a word of one lesson can make.
+LEVELS_PER_SHARE = 4096
 
 
 class DocInfo(NamedTuple):
@@ -79,6 +83,7 @@ class LessonIndex:
         self._file_id: tuple[int, int] | None = None
         self._in_memory = False
         self._dense: dict[str, Dense] = {}  # of the open image only: close() forgets them
+        self.lanes: dict[str, int] = {}  # the same
 
     @property
     def scoped_dirs(self) -> list[tuple[str, Path]]:
@@ -92,11 +97,23 @@ class LessonIndex:
     def avgdl(self) -> float:
         return float(self.info.get("avgdl", "0"))
 
+    @property
+    def level_unit(self) -> float:
+        """The unit of the per-lesson bounds of this image (the same for every turn on it)."""
+        return bm25.idf(self.n_docs, 1) * (bm25.K1 + 1.0) / LEVELS_PER_SHARE or 1.0
+
+    def keep_lane(self, term: str, lane: int) -> int:
+        """Keep a term's lane of bounds for later turns on this image (LANES_KEPT at most)."""
+        if len(self.lanes) >= LANES_KEPT:
+            del self.lanes[next(iter(self.lanes))]  # the oldest
+        self.lanes[term] = lane
+        return lane
+
     def close(self) -> None:
         if self.conn is not None:
             self.conn.close()
         self.conn, self.info, self._file_id, self._in_memory = None, {}, None, False
-        self._dense = {}
+        self._dense, self.lanes = {}, {}
 
     def ensure(self, *, sweep: bool = False) -> None:
         """Make the index reflect the lesson files now (see the module docstring for how cheaply)."""
