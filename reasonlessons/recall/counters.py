@@ -48,8 +48,9 @@ MAX_SESSIONS = 200
 SESSION_TTL = dt.timedelta(days=7)
 MAX_SESSION_ID = 200
 MAX_RECENT = 256
-# The journal is folded into the document past this size (a few hundred turns).
-JOURNAL_BYTES = 64 * 1024
+# The journal is folded into the document past this size (about a hundred turns): a turn with a
+# session id reads it whole.
+JOURNAL_BYTES = 16 * 1024
 
 
 def lesson_key(scope: str, name: str) -> str:
@@ -163,8 +164,11 @@ class Counters:
         self._mark = mark if isinstance(mark, dict) else {}
         journal, lines = self._read_journal()
         held = self._mark.get("records") if journal is not None and self._mark.get("id") == journal else 0
+        latest = ""
         for line in lines[held if isinstance(held, int) and held > 0 else 0 :]:
-            self._fold(line)
+            latest = max(latest, self._fold(line))
+        if latest:  # once, not per record: a fold of a hundred turns stays linear
+            self._prune_sessions(dt.datetime.fromisoformat(latest))
         self._mark = {"id": journal, "records": len(lines)}
         for entry in self._pending:
             self._apply(entry)
@@ -176,17 +180,21 @@ class Counters:
             return None, []
         return _journal(raw)
 
-    def _fold(self, line: bytes) -> None:
+    def _fold(self, line: bytes) -> str:
+        """Apply one journal record; its time ('' when the line is not a record)."""
         try:
             entry = json.loads(line)
         except (ValueError, RecursionError):
-            return  # torn by a crash: that turn's counts are lost, as an unfinished write lost them
-        if (
-            isinstance(entry, dict)
-            and isinstance(entry.get("at"), str)
-            and isinstance(entry.get("keys"), list)
-        ):
-            self._apply(entry)
+            return ""  # torn by a crash: that turn's counts are lost, as an unfinished write lost them
+        if not isinstance(entry, dict) or not isinstance(entry.get("keys"), list):
+            return ""
+        at = entry.get("at")
+        try:
+            dt.datetime.fromisoformat(at if isinstance(at, str) else "")
+        except ValueError:
+            return ""
+        self._apply(entry, prune=False)
+        return str(at)
 
     def seen(self, session: str | None) -> set[str]:
         """Lesson keys already injected in `session`."""
@@ -231,7 +239,7 @@ class Counters:
         if self._loaded:
             self._apply(entry)
 
-    def _apply(self, entry: dict[str, Any]) -> None:
+    def _apply(self, entry: dict[str, Any], *, prune: bool = True) -> None:
         """One recorded turn's effect on the counters (a turn just recorded, or one read back)."""
         stamp, keys = str(entry["at"]), [str(k) for k in entry["keys"]]
         spent = entry.get("tokens")
@@ -255,7 +263,8 @@ class Counters:
             for key in keys:
                 first.setdefault(key, stamp)
             self._sessions[sid] = {"at": stamp, "seen": seen, "first": first}
-            self._prune_sessions(when)
+            if prune:
+                self._prune_sessions(when)
         elif keys:
             cutoff = (when - SESSION_TTL).isoformat()
             recent = [e for e in self._recent if isinstance(e, dict) and str(e.get("at", "")) >= cutoff]
