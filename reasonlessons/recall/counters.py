@@ -197,12 +197,50 @@ class Counters:
         return str(at)
 
     def seen(self, session: str | None) -> set[str]:
-        """Lesson keys already injected in `session`."""
+        """Lesson keys already injected in `session`.
+
+        Before anything else was read, only that session's records are: the document, and the
+        journal lines that name the session (the others are not decoded)."""
         if not session:
             return set()
-        entry = self.sessions.get(session_key(session))
+        sid = session_key(session)
+        if not self._loaded:
+            return self._seen_unread(sid)
+        entry = self._sessions.get(sid)
         seen = entry.get("seen") if isinstance(entry, dict) else None
         return {str(k) for k in seen} if isinstance(seen, list) else set()
+
+    def _seen_unread(self, sid: str) -> set[str]:
+        data, damaged = _read(self.path, COUNTERS_KIND)
+        if damaged:  # read everything: the turn's flush rebuilds the document and says so
+            self._load()
+            return self.seen(sid)
+        sessions = data.get("sessions")
+        entry = sessions.get(sid) if isinstance(sessions, dict) else None
+        before = entry.get("seen") if isinstance(entry, dict) else None
+        out = {str(k) for k in before} if isinstance(before, list) else set()
+        mark = data.get("journal")
+        mark = mark if isinstance(mark, dict) else {}
+        journal, lines = self._read_journal()
+        held = mark.get("records") if journal is not None and mark.get("id") == journal else 0
+        needle = b'"session":' + json.dumps(sid).encode("utf-8")
+        for line in lines[held if isinstance(held, int) and held > 0 else 0 :]:
+            if needle not in line:
+                continue
+            try:
+                record = json.loads(line)
+            except (ValueError, RecursionError):
+                continue
+            if (
+                isinstance(record, dict)
+                and record.get("session") == sid
+                and isinstance(record.get("keys"), list)
+            ):
+                out.update(str(k) for k in record["keys"])
+        for record in self._pending:
+            if record.get("session") == sid:
+                out.update(record["keys"])
+        return out
 
     def hits(self, key: str) -> int:
         entry = self.lessons.get(key)

@@ -188,3 +188,23 @@ def test_a_version_1_document_is_read_and_rewritten_as_version_2(tmp_path: Path)
     assert again["version"] == 2
     assert Counters.load(tmp_path).hits("project:a") == 5
     assert len(Counters.load(tmp_path).recent) == 2
+
+
+def test_a_sessions_lessons_read_alone_equal_those_of_a_full_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A turn with a session id reads only that session's records (the journal lines naming it);
+    the answer is a full read's, across folds, for ids that are prefixes of others."""
+    monkeypatch.setattr(counters_module, "JOURNAL_BYTES", 900)
+    for i in range(60):
+        counters = Counters.load(tmp_path)
+        sid = ["s1", "s10", 's"q', None][i % 4]
+        full = Counters.load(tmp_path)
+        assert counters.seen(sid) == (full.seen(sid) if full.lessons is not None else set())
+        counters.record([f"project:l{i}"], now=NOW + dt.timedelta(seconds=i), session=sid)
+        counters.flush()
+    for sid in ("s1", "s10", 's"q', "s2"):
+        fast, full = Counters.load(tmp_path).seen(sid), Counters.load(tmp_path)
+        assert full.lessons  # read everything first
+        assert fast == full.seen(sid)
+    assert Counters.load(tmp_path).seen("s1") == {f"project:l{i}" for i in range(0, 60, 4)}
