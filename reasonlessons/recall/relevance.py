@@ -25,8 +25,9 @@ a full read:
    dropping each lesson that no longer can, or can no longer share enough non-generic terms), and
    what remains is scored exactly.
 
-6. When the rests of the common words (postings.Dense) alone still reach the threshold, reading on
-   would read most of their postings (a prompt of common words only): step 5 is replaced by a
+6. When the rests of the common words (postings.Dense) alone still reach the threshold after
+   READ_BEFORE_BOUND postings, reading on would read most of their postings (a prompt of common
+   words only): steps 4 and 5 are replaced by a
    bound on every lesson at once, the terms' bounds summed in C as 16-bit lanes of one integer
    (`_bound_every_lesson`; a term's lane depends on the image only and LessonIndex keeps it), and
    the lessons whose bound reaches the threshold are scored exactly.
@@ -81,6 +82,8 @@ DICT_AFTER = 1 / 16
 # Bounding every lesson at once (`_bound_every_lesson`): "auto" when the common words' rests alone
 # reach the threshold (reading on would read them), "always" / "never" for tests.
 BOUND_ALL = "auto"
+# Postings read before every lesson may be bounded at once instead (see _survivors).
+READ_BEFORE_BOUND = 2048
 # Terms past this many are not bounded lesson by lesson (their levels could overflow a lane).
 MAX_BOUND_TERMS = 128
 _HIGH_BIT = bytes(v >> 7 for v in range(256))
@@ -317,14 +320,24 @@ class TextSearch:
         """Every lesson not in `exclude` that may score at least `theta` and share `min_shared`
         non-generic terms (and a few more)."""
         need = theta - MARGIN
-        if self._dense and BOUND_ALL != "never" and len(self.terms) <= MAX_BOUND_TERMS:
-            common = sum(self._rest[t] for t in self._dense)
-            if BOUND_ALL == "always" or common >= need:
+        may_bound = bool(self._dense) and BOUND_ALL != "never" and len(self.terms) <= MAX_BOUND_TERMS
+        while sum(self._rest.values()) >= need:
+            # Reading on stays cheaper while it is short (a PreToolUse of two common words stops
+            # after a few hundred postings); past READ_BEFORE_BOUND postings with the common
+            # words' rests alone still reaching the threshold, every lesson is bounded instead.
+            if may_bound and (
+                BOUND_ALL == "always"
+                or (
+                    sum(self._read.values()) >= READ_BEFORE_BOUND
+                    and sum(self._rest[t] for t in self._dense) >= need
+                )
+            ):
                 bounded = self._bound_every_lesson(need)
                 if bounded is not None:
                     return [d for d in bounded if d not in exclude]
-        while sum(self._rest.values()) >= need and self._read_best():
-            pass
+                may_bound = False
+            if not self._read_best():
+                break
         # Terms not read whole, highest bound of their rest first. A dense term nothing was read
         # from gives every lesson a bound from its share code, a term at a time over all lessons
         # read (bytes and a table, no lookup); the lessons still in reach are then looked up in
