@@ -83,7 +83,7 @@ DICT_AFTER = 1 / 16
 # reach the threshold (reading on would read them), "always" / "never" for tests.
 BOUND_ALL = "auto"
 # Postings read before every lesson may be bounded at once instead (see _survivors).
-READ_BEFORE_BOUND = 2048
+READ_BEFORE_BOUND = 1024
 # Terms past this many are not bounded lesson by lesson (their levels could overflow a lane).
 MAX_BOUND_TERMS = 128
 _HIGH_BIT = bytes(v >> 7 for v in range(256))
