@@ -276,7 +276,7 @@ class TextSearch:
             self._score_exactly(candidates)
             found = [d for d in candidates if eligible(d)]
             return sorted(found, key=lambda d: (-self._exact[d][0], d)), True
-        survivors = self._survivors(theta, exclude, min_shared)
+        survivors, theta = self._survivors(theta, exclude, min_shared, k)
         self._score_exactly(survivors)
         found = [d for d in survivors if eligible(d) and self._exact[d][0] >= theta]
         return sorted(found, key=lambda d: (-self._exact[d][0], d)), False
@@ -316,9 +316,12 @@ class TextSearch:
                 return None
             budget *= 8
 
-    def _survivors(self, theta: float, exclude: Collection[int], min_shared: int) -> list[int]:
-        """Every lesson not in `exclude` that may score at least `theta` and share `min_shared`
-        non-generic terms (and a few more)."""
+    def _survivors(
+        self, theta: float, exclude: Collection[int], min_shared: int, k: int
+    ) -> tuple[list[int], float]:
+        """Every lesson not in `exclude` that may score at least the threshold returned (`theta`, or
+        a higher one that k eligible lessons reach) and share `min_shared` non-generic terms (and a
+        few more)."""
         need = theta - MARGIN
         may_bound = bool(self._dense) and BOUND_ALL != "never" and len(self.terms) <= MAX_BOUND_TERMS
         while sum(self._rest.values()) >= need:
@@ -332,9 +335,24 @@ class TextSearch:
                     and sum(self._rest[t] for t in self._dense) >= need
                 )
             ):
+                # Raise the threshold first from the best partial sums read so far: every lesson
+                # whose bound reaches it is scored exactly, so a higher one saves most of them.
+                best = heapq.nlargest(SEED_PER_WANTED * k, self._sum.items(), key=itemgetter(1))
+                self._score_exactly([d for d, _ in best])
+                scores = sorted(
+                    (
+                        self._exact[d][0]
+                        for d, _ in best
+                        if d not in exclude and self._exact[d][1] >= min_shared
+                    ),
+                    reverse=True,
+                )
+                if len(scores) >= k and scores[k - 1] > theta:
+                    theta = scores[k - 1]
+                    need = theta - MARGIN
                 bounded = self._bound_every_lesson(need)
                 if bounded is not None:
-                    return [d for d in bounded if d not in exclude]
+                    return [d for d in bounded if d not in exclude], theta
                 may_bound = False
             if not self._read_best():
                 break
@@ -406,7 +424,7 @@ class TextSearch:
             else:
                 out.append(doc)
         self.work["lookups"] += lookups
-        return out
+        return out, theta
 
     def _bound_every_lesson(self, need: float) -> list[int] | None:
         """Every lesson whose bound reaches `need` (None when the bounds cannot tell: need <= 0).
