@@ -326,15 +326,16 @@ class Recaller:
         keys = [lesson_key(c.scope, c.name) for c in chosen]
         tokens = {lesson_key(c.scope, c.name): c.tokens for c in chosen}
         counters.record(keys, now=now, session=session, tokens=tokens)
-        if counters.damaged:
-            warnings.append(f"{counters.path} was unreadable; rebuilt it (earlier hit counts are lost)")
         if not self.create_state and self.loc.existing_state_dir() is None:
             return  # nothing to count into: reading never creates the state directory
         try:
             self.loc.ensure_state_dir()
-            counters.save()
+            rebuilt = counters.flush()  # one append; the document is read only when it is due
         except (ReasonLessonsError, OSError) as exc:
             warnings.append(f"recall counters not saved: {exc}")
+            return
+        if rebuilt:
+            warnings.append(f"{counters.path} was unreadable; rebuilt it (earlier hit counts are lost)")
 
 
 def recall(

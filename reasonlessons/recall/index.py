@@ -25,8 +25,8 @@ from typing import Any, NamedTuple
 from reasonlessons.constants import SCOPE_GLOBAL, SCOPE_PROJECT
 from reasonlessons.errors import ReasonLessonsError
 from reasonlessons.lessons.locations import Locations
+from reasonlessons.recall import bm25, postings
 from reasonlessons.recall import indexbuild as build
-from reasonlessons.recall import postings
 from reasonlessons.recall.bm25 import Posting
 from reasonlessons.recall.postings import Dense, Lists, Row
 from reasonlessons.support.atomic import write_atomic
@@ -38,6 +38,12 @@ SWEEP_INTERVAL_NS = 60 * 1_000_000_000
 # Dense rows (postings.Dense) kept while an image stays open: the common words of one library
 # recur turn after turn (50,000 lessons: two 50 KB blobs a word, a few hundred microseconds to read).
 DENSE_KEPT = 64
+# Every lesson's bound by one term (relevance.TextSearch._lane: 2 bytes a lesson), kept the same way.
+LANES_KEPT = 64
+# Keyword needles by token and lessons' DocInfo rows kept while an image stays open (at most).
+ROWS_KEPT = 4096
+# A level of those bounds: a 4096th of the largest share a word of one lesson can make.
+LEVELS_PER_SHARE = 4096
 
 
 class DocInfo(NamedTuple):
@@ -79,6 +85,10 @@ class LessonIndex:
         self._file_id: tuple[int, int] | None = None
         self._in_memory = False
         self._dense: dict[str, Dense] = {}  # of the open image only: close() forgets them
+        self.lanes: dict[str, int] = {}  # the same
+        # Rows of the open image a turn asks for again and again (immutable while it stays open).
+        self._needles: dict[str, tuple[str, ...]] = {}  # keyword token -> needles starting with it
+        self._infos: dict[int, DocInfo] = {}
 
     @property
     def scoped_dirs(self) -> list[tuple[str, Path]]:
@@ -92,11 +102,23 @@ class LessonIndex:
     def avgdl(self) -> float:
         return float(self.info.get("avgdl", "0"))
 
+    @property
+    def level_unit(self) -> float:
+        """The unit of the per-lesson bounds of this image (the same for every turn on it)."""
+        return bm25.idf(self.n_docs, 1) * (bm25.K1 + 1.0) / LEVELS_PER_SHARE or 1.0
+
+    def keep_lane(self, term: str, lane: int) -> int:
+        """Keep a term's lane of bounds for later turns on this image (LANES_KEPT at most)."""
+        if len(self.lanes) >= LANES_KEPT:
+            del self.lanes[next(iter(self.lanes))]  # the oldest
+        self.lanes[term] = lane
+        return lane
+
     def close(self) -> None:
         if self.conn is not None:
             self.conn.close()
         self.conn, self.info, self._file_id, self._in_memory = None, {}, None, False
-        self._dense = {}
+        self._dense, self.lanes, self._needles, self._infos = {}, {}, {}, {}
 
     def ensure(self, *, sweep: bool = False) -> None:
         """Make the index reflect the lesson files now (see the module docstring for how cheaply)."""
@@ -191,8 +213,18 @@ class LessonIndex:
 
     def keyword_needles(self, tokens: Iterable[str]) -> list[str]:
         """Distinct keyword needles whose first token is among `tokens` (each is checked once)."""
-        sql = "SELECT DISTINCT needle FROM kw WHERE token IN (SELECT value FROM json_each(?))"
-        return [row[0] for row in self._rows(sql, tokens)]
+        kept = self._needles
+        tokens = list(tokens)
+        todo = [t for t in tokens if t not in kept]
+        if todo:
+            if len(kept) + len(todo) > ROWS_KEPT:
+                kept.clear()
+            sql = "SELECT DISTINCT token, needle FROM kw WHERE token IN (SELECT value FROM json_each(?))"
+            found: dict[str, list[str]] = {t: [] for t in todo}
+            for token, needle in self._rows(sql, todo):
+                found[token].append(needle)
+            kept.update((t, tuple(n)) for t, n in found.items())
+        return list(dict.fromkeys(n for t in tokens for n in kept.get(t, ())))
 
     def keyword_docs(self, matched: Iterable[str]) -> list[tuple[int, str]]:
         """(doc, needle) of every lesson with one of the `matched` needles."""
@@ -275,6 +307,16 @@ class LessonIndex:
         return postings.read_impact(self.conn, term)
 
     def docs(self, ids: Iterable[int]) -> dict[int, DocInfo]:
+        kept = self._infos
+        ids = list(ids)
+        todo = [i for i in ids if i not in kept]
+        if todo:
+            if len(kept) + len(todo) > ROWS_KEPT:
+                kept.clear()
+            kept.update(self._read_docs(todo))
+        return {i: kept[i] for i in ids if i in kept}
+
+    def _read_docs(self, ids: Iterable[int]) -> dict[int, DocInfo]:
         sql = (
             "SELECT id, name, scope, path, recency, task_types, expires, inactive, flags, content, prior,"
             " agents FROM docs WHERE id IN (SELECT value FROM json_each(?))"

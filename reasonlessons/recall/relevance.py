@@ -25,6 +25,13 @@ a full read:
    dropping each lesson that no longer can, or can no longer share enough non-generic terms), and
    what remains is scored exactly.
 
+6. When the rests of the common words (postings.Dense) alone still reach the threshold after
+   READ_BEFORE_BOUND postings, reading on would read most of their postings (a prompt of common
+   words only): steps 4 and 5 are replaced by a
+   bound on every lesson at once, the terms' bounds summed in C as 16-bit lanes of one integer
+   (`_bound_every_lesson`; a term's lane depends on the image only and LessonIndex keeps it), and
+   the lessons whose bound reaches the threshold are scored exactly.
+
 Every lesson scoring at least the threshold survives (no bound is below a real share, and partial
 sums, added in another order, get MARGIN of slack), so the survivors at or above it, in (score, id)
 order, are exactly the first ones of the full order. When more are wanted, k grows and the search
@@ -43,9 +50,13 @@ and the lesson's length from the index.
 from __future__ import annotations
 
 import heapq
+import math
+import sys
+from array import array
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from itertools import compress
 from operator import itemgetter
 from typing import TYPE_CHECKING
 
@@ -68,6 +79,14 @@ CHUNK = 64
 MARGIN = 1e-6
 # Past this many lookups per posting of a list, one dict of the list is cheaper than bisecting.
 DICT_AFTER = 1 / 16
+# Bounding every lesson at once (`_bound_every_lesson`): "auto" when the common words' rests alone
+# reach the threshold (reading on would read them), "always" / "never" for tests.
+BOUND_ALL = "auto"
+# Postings read before every lesson may be bounded at once instead (see _survivors).
+READ_BEFORE_BOUND = 1024
+# Terms past this many are not bounded lesson by lesson (their levels could overflow a lane).
+MAX_BOUND_TERMS = 128
+_HIGH_BIT = bytes(v >> 7 for v in range(256))
 
 Hit = tuple[int, int]  # (tf, dl) of a term in a lesson
 
@@ -104,6 +123,7 @@ class TextSearch:
         self._bit = {t: 1 << i for i, t in enumerate(self.terms)}
         self._sum: dict[int, float] = {}  # each lesson read: the sum of its shares read
         self._seen: dict[int, int] = {}  # each lesson read: the terms it was read in (bits)
+        self._lanes: tuple[int, int, float] | None = None  # every lesson's bound: (lanes, span, unit)
 
     # -- reading the index -----------------------------------------------------------------------
 
@@ -256,7 +276,7 @@ class TextSearch:
             self._score_exactly(candidates)
             found = [d for d in candidates if eligible(d)]
             return sorted(found, key=lambda d: (-self._exact[d][0], d)), True
-        survivors = self._survivors(theta, exclude, min_shared)
+        survivors, theta = self._survivors(theta, exclude, min_shared, k)
         self._score_exactly(survivors)
         found = [d for d in survivors if eligible(d) and self._exact[d][0] >= theta]
         return sorted(found, key=lambda d: (-self._exact[d][0], d)), False
@@ -296,12 +316,46 @@ class TextSearch:
                 return None
             budget *= 8
 
-    def _survivors(self, theta: float, exclude: Collection[int], min_shared: int) -> list[int]:
-        """Every lesson not in `exclude` that may score at least `theta` and share `min_shared`
-        non-generic terms (and a few more)."""
+    def _survivors(
+        self, theta: float, exclude: Collection[int], min_shared: int, k: int
+    ) -> tuple[list[int], float]:
+        """Every lesson not in `exclude` that may score at least the threshold returned (`theta`, or
+        a higher one that k eligible lessons reach) and share `min_shared` non-generic terms (and a
+        few more)."""
         need = theta - MARGIN
-        while sum(self._rest.values()) >= need and self._read_best():
-            pass
+        may_bound = bool(self._dense) and BOUND_ALL != "never" and len(self.terms) <= MAX_BOUND_TERMS
+        while sum(self._rest.values()) >= need:
+            # Reading on stays cheaper while it is short (a PreToolUse of two common words stops
+            # after a few hundred postings); past READ_BEFORE_BOUND postings with the common
+            # words' rests alone still reaching the threshold, every lesson is bounded instead.
+            if may_bound and (
+                BOUND_ALL == "always"
+                or (
+                    sum(self._read.values()) >= READ_BEFORE_BOUND
+                    and sum(self._rest[t] for t in self._dense) >= need
+                )
+            ):
+                # Raise the threshold first from the best partial sums read so far: every lesson
+                # whose bound reaches it is scored exactly, so a higher one saves most of them.
+                best = heapq.nlargest(SEED_PER_WANTED * k, self._sum.items(), key=itemgetter(1))
+                self._score_exactly([d for d, _ in best])
+                scores = sorted(
+                    (
+                        self._exact[d][0]
+                        for d, _ in best
+                        if d not in exclude and self._exact[d][1] >= min_shared
+                    ),
+                    reverse=True,
+                )
+                if len(scores) >= k and scores[k - 1] > theta:
+                    theta = scores[k - 1]
+                    need = theta - MARGIN
+                bounded = self._bound_every_lesson(need)
+                if bounded is not None:
+                    return [d for d in bounded if d not in exclude], theta
+                may_bound = False
+            if not self._read_best():
+                break
         # Terms not read whole, highest bound of their rest first. A dense term nothing was read
         # from gives every lesson a bound from its share code, a term at a time over all lessons
         # read (bytes and a table, no lookup); the lessons still in reach are then looked up in
@@ -370,7 +424,69 @@ class TextSearch:
             else:
                 out.append(doc)
         self.work["lookups"] += lookups
-        return out
+        return out, theta
+
+    def _bound_every_lesson(self, need: float) -> list[int] | None:
+        """Every lesson whose bound reaches `need` (None when the bounds cannot tell: need <= 0).
+
+        When the prompt's common words alone can reach the threshold, reading on would read most
+        of their postings (every word of the prompt common: tens of thousands). Instead each
+        lesson gets a bound, in whole levels of one unit, rounded up: a common word's from its
+        share code (`Dense.codes`, mapped to two bytes a lesson by `bytes.translate`), any other
+        word's from its exact shares. Each term's levels are 16-bit lanes of one big integer,
+        summed in C; adding 2**15 - q to every lane sets a lane's top bit exactly when its sum is
+        at least q, and `compress` lists those lessons. A lesson scoring `need` has a sum of at
+        least need / unit levels, so none is missed; the rounding (a level per term at most) lets a
+        few more through, which the exact scores then drop."""
+        if self._lanes is None:
+            self._lanes = self._sum_levels() or (0, 0, 1.0)
+        lanes, span, unit = self._lanes
+        q = int(need / unit) - len(self.terms) - 1
+        if q <= 0 or not span:
+            return None
+        if q >= 0x8000:
+            return []  # beyond every lesson's bound
+        biased = lanes + int.from_bytes((0x8000 - q).to_bytes(2, "little") * span, "little")
+        marks = biased.to_bytes(2 * span + 1, "little")[1 : 2 * span : 2].translate(_HIGH_BIT)
+        self.work["bounded"] += span
+        return list(compress(range(span), marks))
+
+    def _sum_levels(self) -> tuple[int, int, float] | None:
+        """(every lesson's bound in levels as 16-bit lanes of one integer, lanes, the level's unit),
+        or None when the terms' levels could overflow a lane."""
+        unit = self.idx.level_unit
+        if sum(self.bound.values()) / unit + 3 * len(self.terms) >= 0x7FFF:
+            return None
+        total = 0
+        for term in self.terms:
+            lane = self.idx.lanes.get(term)
+            if lane is None:
+                lane = self.idx.keep_lane(term, self._lane(term, unit))
+            total += lane
+        return total, (total.bit_length() + 15) // 16, unit
+
+    def _lane(self, term: str, unit: float) -> int:
+        """A term's share of every lesson's bound in levels of `unit`, rounded up, as 16-bit lanes
+        by lesson id (it depends on the image only: LessonIndex keeps it for later turns)."""
+        weight = self.weight[term]
+        if term in self._dense:
+            dense = self._dense[term]
+            ratio = weight * CODE_STEP * max(1.0, self.avgdl / (dense.at or 1.0)) / unit
+            top = math.ceil(self.bound[term] / unit) + 1  # not the rest: lessons read count too
+            levels = [0] + [min(int(code * ratio) + 2, top) for code in range(1, CODE_MAX + 1)]
+            lane = bytearray(2 * len(dense.codes))
+            lane[0::2] = dense.codes.translate(bytes(v & 0xFF for v in levels))
+            lane[1::2] = dense.codes.translate(bytes(v >> 8 for v in levels))
+            return int.from_bytes(lane, "little")
+        # Rounded up by int() + 2 (a share's float product errs by far less than a level).
+        lists = self._arrays(term)
+        top_, base, per = weight * (K1 + 1.0) / unit, K1 * (1.0 - B), K1 * B / self.avgdl
+        words = array("H", bytes(2 * (lists.ids[-1] + 1 if len(lists.ids) else 0)))
+        for doc, tf, dl in zip(lists.ids, lists.tfs, lists.dls, strict=True):
+            words[doc] = int(top_ * tf / (tf + base + per * dl)) + 2
+        if sys.byteorder == "big":
+            words.byteswap()
+        return int.from_bytes(words.tobytes(), "little")
 
     def _bounds(self, term: str, top: int) -> tuple[list[float], bytes]:
         """A dense term's bound per share code, at most its rest (a lesson not read in it has no

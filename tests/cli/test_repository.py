@@ -125,7 +125,7 @@ def test_recall_with_a_session_remembers_it_where_there_are_lessons(
     args = ["recall", "add a test for the parser", "--file", "tests/a.test.ts", "--session", "s1", "--json"]
     first = cli_invoke(*args, "--repo", with_lessons).json()
     assert [x["name"] for x in first["lessons"]] == ["runner"]  # type: ignore[index]
-    assert (with_lessons / ".reasonix" / "state" / "recall-counters.json").is_file()
+    assert (with_lessons / ".reasonix" / "state" / "recall-counters.log").is_file()  # the journal
     assert cli_invoke(*args, "--repo", with_lessons).json()["lessons"] == []  # type: ignore[index]
     bare = git_repo.parent / "bare"
     bare.mkdir()

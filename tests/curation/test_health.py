@@ -35,8 +35,9 @@ def test_health_replays_captured_turns(tmp_path: Path, cli_invoke: Invoke) -> No
     assert (empty["reachable"], empty["unreachable"], empty["duplicates"]) == (len(active), 0, 0)
 
     cli_invoke("capture", *sorted((repo / "sessions").glob("*.events.jsonl")), "--repo", repo)
-    before = (repo / ".reasonix" / "state" / "recall-counters.json").read_bytes() if (
-        repo / ".reasonix" / "state" / "recall-counters.json").exists() else None  # fmt: skip
+    state = repo / ".reasonix" / "state"
+    counters = [state / "recall-counters.json", state / "recall-counters.log"]  # document, journal
+    before = [path.read_bytes() if path.exists() else None for path in counters]
     found = health(open_project(repo)).to_json()
     assert found["queries"] > 0
     assert 0 <= found["no_match"] < found["queries"]
@@ -44,8 +45,8 @@ def test_health_replays_captured_turns(tmp_path: Path, cli_invoke: Invoke) -> No
     p50, p90 = found["injected_tokens"]["p50"], found["injected_tokens"]["p90"]
     assert 0 < p50 <= p90 <= found["preload_tokens"]
     assert found["break_even_lessons"] >= 1
-    after = repo / ".reasonix" / "state" / "recall-counters.json"
-    assert (after.read_bytes() if after.exists() else None) == before  # replaying counts no hit
+    after = [path.read_bytes() if path.exists() else None for path in counters]
+    assert after == before  # replaying counts no hit
     doc = cli_invoke("stats", "--json", "--repo", repo).json()
     assert command_problems("stats", doc) == []
     assert doc["health"] == found  # type: ignore[index]

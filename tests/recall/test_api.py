@@ -17,7 +17,7 @@ from reasonlessons.errors import UsageError
 from reasonlessons.lessons.locations import Locations
 from reasonlessons.lessons.model import Lesson
 from reasonlessons.recall.api import Recaller, recall
-from reasonlessons.recall.counters import COUNTERS_FILE, Counters
+from reasonlessons.recall.counters import COUNTERS_FILE, JOURNAL_FILE, Counters
 from reasonlessons.recall.render import CLOSE
 from reasonlessons.store.outcomes import OUTCOMES_FILE
 from reasonlessons.store.project import Project
@@ -244,6 +244,7 @@ def test_a_lesson_is_injected_once_per_session(loc: Locations) -> None:
 def test_record_false_leaves_no_trace(loc: Locations) -> None:
     names(loc, "Add a unit test", files=[TEST_FILE], record=False)
     assert not (loc.state_dir / COUNTERS_FILE).exists()
+    assert not (loc.state_dir / JOURNAL_FILE).exists()
 
 
 def test_a_corrupt_counters_file_is_rebuilt_not_fatal(loc: Locations) -> None:

@@ -144,9 +144,12 @@ def libraries(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[Locations,
     return out
 
 
-@pytest.fixture(params=["real", "tiny"])
+@pytest.fixture(params=["real", "tiny", "bound-all"])
 def constants(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """The search's constants as shipped, or shrunk so probing, rounds and the fallback all run."""
+    """The search's constants as shipped, or shrunk so probing, rounds and the fallback all run,
+    or every survivor found by bounding every lesson (relevance._bound_every_lesson)."""
+    if request.param == "bound-all":
+        monkeypatch.setattr(relevance, "BOUND_ALL", "always")
     if request.param == "tiny":
         monkeypatch.setattr(relevance, "SEED_POSTINGS", 3)
         monkeypatch.setattr(relevance, "SEED_PER_WANTED", 1)
@@ -428,7 +431,7 @@ def test_common_words_read_as_dense_bytes_give_the_full_reads_order(
                     assert list(search.ranked(exclude=exclude, min_shared=2, limit=limit)) == order[:limit]
             search = relevance.TextSearch(idx, terms)
             list(search.ranked(exclude=set(), min_shared=2, limit=4))
-            dense += search.work["dense"]
+            dense += search.work["dense"] + search.work["bounded"]  # code bounds, read or summed
         assert (dense > 0) == expect_dense
 
     check(expect_dense=True)
@@ -447,3 +450,51 @@ def test_common_words_read_as_dense_bytes_give_the_full_reads_order(
     idx = LessonIndex(loc)
     idx.ensure()
     check(expect_dense=False)
+
+
+def test_every_lessons_bound_is_at_least_its_score(tmp_path: Path) -> None:
+    """The per-lesson bounds that `_bound_every_lesson` sums (a common word's from its share code,
+    any other word's from its shares, a tf past the byte's range, lessons added after a common
+    word's row was written) are never below a lesson's exact score, and the lessons it lists are
+    exactly those whose summed levels reach the threshold's."""
+    project = tmp_path / "repo" / ".reasonix" / "lessons"
+    project.mkdir(parents=True)
+    rng = random.Random(13)
+    for i in range(500):
+        words = ["common"] * rng.choice([1, 1, 2, 6]) + ["build"] * rng.choice([0, 1, 3])
+        words += ["parser"] if i % 9 == 0 else []
+        words += ["rarer"] * rng.randint(1, 3) if i % 25 == 0 else []  # 20 lessons: not dense
+        filler = " ".join(f"w{rng.randrange(60)}" for _ in range(rng.randint(2, 40)))
+        _write(project, f"l-{i:04d}", f"- {' '.join(words)} {filler}")
+    _write(project, "many", "- " + " ".join(["common"] * 300) + " parser build")  # tf above TF_CAP
+    loc = Locations(root=tmp_path / "repo", home=tmp_path / "home")
+    idx = LessonIndex(loc)
+    idx.ensure()
+    for j in range(30):  # after "common"'s row was written: its bytes end before their ids
+        _write(project, f"n-{j:04d}", f"- parser build w{j} " + "x " * rng.randint(0, 30))
+    idx.ensure(sweep=True)
+    checked = 0
+    for term in ["common", "build", "parser", "w3", "rarer"]:  # one at a time: no other's slack
+        want, _ = _full_read(idx, [term])
+        summed = relevance.TextSearch(idx, [term])._sum_levels()
+        assert summed is not None
+        level = summed[0].to_bytes(2 * summed[1], "little")
+        for doc, score in want.items():
+            assert int.from_bytes(level[2 * doc : 2 * doc + 2], "little") * summed[2] >= score, (term, doc)
+    for prompt in ["common parser", "common build parser w3 rarer", "build common", "w1 rarer common"]:
+        terms = tokenize(prompt)
+        want, _ = _full_read(idx, terms)
+        search = relevance.TextSearch(idx, terms)
+        summed = search._sum_levels()
+        assert summed is not None
+        lanes, span, unit = summed
+        assert search._dense  # "common" (and "build") come as dense bytes, "rarer" as arrays
+        level = lanes.to_bytes(2 * span, "little")
+        for doc, score in want.items():
+            assert int.from_bytes(level[2 * doc : 2 * doc + 2], "little") * unit >= score, (prompt, doc)
+            checked += 1
+        cut = sorted(want.values(), reverse=True)[min(5, len(want) - 1)]
+        found = search._bound_every_lesson(cut - relevance.MARGIN)
+        assert found is not None
+        assert {d for d, v in want.items() if v >= cut} <= set(found)
+    assert checked > 1000
