@@ -18,6 +18,7 @@ import json
 import os
 import sqlite3
 import time
+from array import array
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -42,6 +43,11 @@ DENSE_KEPT = 64
 LANES_KEPT = 64
 # Keyword needles by token and lessons' DocInfo rows kept while an image stays open (at most).
 ROWS_KEPT = 4096
+# Lessons' texts (the ones a turn returned) kept the same way: a text may be long.
+TEXTS_KEPT = 256
+# Postings searches read in impact order, with their shares (ReadOrder), kept the same way: at
+# most this many in all (24 bytes each).
+READ_KEPT = 1 << 19
 # A level of those bounds: a 4096th of the largest share a word of one lesson can make.
 LEVELS_PER_SHARE = 4096
 
@@ -61,6 +67,20 @@ class DocInfo(NamedTuple):
     content: str = ""  # the content hash trust is keyed by (flagged lessons only)
     prior: float = 0.7  # the confidence its file states (store/confidence.py)
     agents: tuple[str, ...] = ()  # the agents it is for; empty: every agent
+
+
+class ReadOrder:
+    """A term's postings in impact order as far as searches on one image read them: lesson ids,
+    their shares of a score (relevance.TextSearch computes them), lengths, and the bound of what
+    is left after each place a search stopped at."""
+
+    __slots__ = ("docs", "dls", "rests", "shares")
+
+    def __init__(self) -> None:
+        self.docs: array[int] = array("q")
+        self.shares: array[float] = array("d")
+        self.dls: array[int] = array("q")
+        self.rests: dict[int, float] = {}
 
 
 class DocText(NamedTuple):
@@ -86,9 +106,15 @@ class LessonIndex:
         self._in_memory = False
         self._dense: dict[str, Dense] = {}  # of the open image only: close() forgets them
         self.lanes: dict[str, int] = {}  # the same
+        self._orders: dict[str, ReadOrder] = {}  # the same
         # Rows of the open image a turn asks for again and again (immutable while it stays open).
         self._needles: dict[str, tuple[str, ...]] = {}  # keyword token -> needles starting with it
         self._infos: dict[int, DocInfo] = {}
+        self._lengths: dict[int, int] = {}
+        self._stats: dict[str, tuple[int, str] | None] = {}  # None: not indexed
+        self._texts: dict[int, tuple[str, str, str, str] | None] = {}  # meta still JSON
+        self._superseded: dict[str, bool] = {}
+        self._project_names: dict[str, bool] = {}
 
     @property
     def scoped_dirs(self) -> list[tuple[str, Path]]:
@@ -114,11 +140,24 @@ class LessonIndex:
         self.lanes[term] = lane
         return lane
 
+    def read_order(self, term: str) -> ReadOrder:
+        """The term's postings in impact order as far as earlier searches on this image read them
+        (past READ_KEPT postings or ROWS_KEPT terms in all, checked as a term is added, they are
+        all forgotten)."""
+        kept = self._orders.get(term)
+        if kept is None:
+            if len(self._orders) >= ROWS_KEPT or sum(len(o.docs) for o in self._orders.values()) > READ_KEPT:
+                self._orders.clear()
+            kept = self._orders[term] = ReadOrder()
+        return kept
+
     def close(self) -> None:
         if self.conn is not None:
             self.conn.close()
         self.conn, self.info, self._file_id, self._in_memory = None, {}, None, False
         self._dense, self.lanes, self._needles, self._infos = {}, {}, {}, {}
+        self._orders, self._lengths, self._stats, self._texts = {}, {}, {}, {}
+        self._superseded, self._project_names = {}, {}
 
     def ensure(self, *, sweep: bool = False) -> None:
         """Make the index reflect the lesson files now (see the module docstring for how cheaply)."""
@@ -215,10 +254,9 @@ class LessonIndex:
         """Distinct keyword needles whose first token is among `tokens` (each is checked once)."""
         kept = self._needles
         tokens = list(tokens)
+        _make_room(kept, len(tokens))
         todo = [t for t in tokens if t not in kept]
         if todo:
-            if len(kept) + len(todo) > ROWS_KEPT:
-                kept.clear()
             sql = "SELECT DISTINCT token, needle FROM kw WHERE token IN (SELECT value FROM json_each(?))"
             found: dict[str, list[str]] = {t: [] for t in todo}
             for token, needle in self._rows(sql, todo):
@@ -276,7 +314,13 @@ class LessonIndex:
     def term_stats(self, terms: Iterable[str]) -> dict[str, tuple[int, str]]:
         """term -> (document frequency, skyline text) for the indexed ones among `terms`."""
         assert self.conn is not None
-        return postings.stats(self.conn, terms)
+        kept, terms = self._stats, list(terms)
+        _make_room(kept, len(terms))
+        todo = [t for t in terms if t not in kept]
+        if todo:
+            found = postings.stats(self.conn, todo)
+            kept.update((t, found.get(t)) for t in todo)
+        return {t: stat for t in terms if (stat := kept[t]) is not None}
 
     def term_lists(self, terms: Iterable[str]) -> dict[str, Lists]:
         """term -> its postings (doc ids, tfs, dls) for the indexed ones among `terms`."""
@@ -299,7 +343,13 @@ class LessonIndex:
 
     def lengths(self, ids: Iterable[int]) -> dict[int, int]:
         """doc -> its length in terms, for the indexed ones among `ids`."""
-        return dict(self._rows("SELECT id, dl FROM docs WHERE id IN (SELECT value FROM json_each(?))", ids))
+        kept, ids = self._lengths, list(ids)
+        _make_room(kept, len(ids))
+        todo = [i for i in ids if i not in kept]
+        if todo:
+            sql = "SELECT id, dl FROM docs WHERE id IN (SELECT value FROM json_each(?))"
+            kept.update(self._rows(sql, todo))
+        return {i: kept[i] for i in ids if i in kept}
 
     def term_impact(self, term: str) -> Sequence[int]:
         """The positions of an indexed term's postings, highest share of a score first."""
@@ -309,10 +359,9 @@ class LessonIndex:
     def docs(self, ids: Iterable[int]) -> dict[int, DocInfo]:
         kept = self._infos
         ids = list(ids)
+        _make_room(kept, len(ids))
         todo = [i for i in ids if i not in kept]
         if todo:
-            if len(kept) + len(todo) > ROWS_KEPT:
-                kept.clear()
             kept.update(self._read_docs(todo))
         return {i: kept[i] for i in ids if i in kept}
 
@@ -341,20 +390,42 @@ class LessonIndex:
 
     def superseded(self, names: Iterable[str]) -> set[str]:
         sql = "SELECT DISTINCT name FROM supersedes WHERE name IN (SELECT value FROM json_each(?))"
-        return {row[0] for row in self._rows(sql, names)}
+        return self._which(self._superseded, sql, names)
 
     def project_names(self, names: Iterable[str]) -> set[str]:
         sql = (
             "SELECT DISTINCT name FROM docs WHERE scope = 'project' "
             "AND name IN (SELECT value FROM json_each(?))"
         )
-        return {row[0] for row in self._rows(sql, names)}
+        return self._which(self._project_names, sql, names)
+
+    def _which(self, kept: dict[str, bool], sql: str, names: Iterable[str]) -> set[str]:
+        """The `names` the query lists, each asked of the image once while it stays open."""
+        names = set(names)
+        _make_room(kept, len(names))
+        todo = [n for n in names if n not in kept]
+        if todo:
+            found = {row[0] for row in self._rows(sql, todo)}
+            kept.update((n, n in found) for n in todo)
+        return {n for n in names if kept[n]}
 
     def text(self, doc: int) -> DocText | None:
         assert self.conn is not None
-        sql = "SELECT description, body, meta, sig FROM docs WHERE id = ?"
-        row = self.conn.execute(sql, (doc,)).fetchone()
+        kept = self._texts
+        if doc not in kept:
+            _make_room(kept, 1, TEXTS_KEPT)
+            sql = "SELECT description, body, meta, sig FROM docs WHERE id = ?"
+            kept[doc] = self.conn.execute(sql, (doc,)).fetchone()
+        row = kept[doc]
+        # The meta is decoded for each caller: a dict it may change is its own.
         return None if row is None else DocText(row[0], row[1], json.loads(row[2]), row[3])
+
+
+def _make_room(kept: dict[Any, Any], wanted: int, most: int = ROWS_KEPT) -> None:
+    """Forget every kept row when `wanted` more could pass `most` (before a caller looks up what
+    is kept: a row it found there must stay until it has read it)."""
+    if len(kept) + wanted > most:
+        kept.clear()
 
 
 def file_changed(path: str, indexed_sig: str) -> bool:

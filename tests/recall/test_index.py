@@ -269,3 +269,53 @@ def test_impact_order_puts_the_highest_shares_first_and_bounds_the_rest() -> Non
             bound = postings.rest_bound(1.3, lists, order, read, avgdl)
             assert all(bm25.contribution(1.3, tfs[i], dls[i], avgdl) <= bound for i in order[read:])
         assert postings.rest_bound(1.3, lists, order, 300, avgdl) == 0.0
+
+
+def test_a_lesson_superseding_or_shadowing_one_a_warm_recaller_returned_removes_it(
+    loc: Locations, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The index keeps, while its image stays open, which names are superseded and which have a
+    project lesson: a lesson added after a warm turn changes both, and the next turn sees it."""
+    monkeypatch.setattr(index_mod, "ALWAYS_SWEEP_MAX", 0)  # only a changed directory makes a sweep
+    global_dir = loc.global_dir
+    global_dir.mkdir(parents=True, exist_ok=True)
+    text = (RESOURCES / "global-testing.md").read_text().replace("name: testing", "name: watching")
+    (global_dir / "watching.md").write_text(text)
+    age(global_dir)
+    recaller = Recaller(loc)
+    for _ in range(2):
+        lessons = recaller.recall("add a unit test", files=["tests/foo.test.ts"]).lessons
+        assert {"testing", "watching"} <= {lesson.name for lesson in lessons}
+    testing = (loc.project_dir / "testing.md").read_text()
+    newer = testing.replace("name: testing", "name: newer").replace("[legacy-jest]", "[testing]")
+    (loc.project_dir / "newer.md").write_text(newer)
+    local = testing.replace("name: testing", "name: watching").replace("supersedes: [legacy-jest]\n", "")
+    (loc.project_dir / "watching.md").write_text(local.replace("npm test", "npm run watch"))
+    lessons = recaller.recall("add a unit test", files=["tests/foo.test.ts"]).lessons
+    by_name = {lesson.name: lesson for lesson in lessons}
+    assert "testing" not in by_name  # superseded by "newer"
+    assert by_name["watching"].scope == "project"  # shadows the global one
+    assert "npm run watch" in by_name["watching"].text
+
+
+def test_a_warm_recaller_shows_each_lesson_s_own_text_after_the_index_is_built_anew(
+    loc: Locations, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The index keeps the texts of lessons it returned while its image stays open; an image built
+    anew (its file lost) numbers the lessons again, an edited one under its old id, and the next
+    turn shows its new text, as a new Recaller does."""
+    monkeypatch.setattr(index_mod, "ALWAYS_SWEEP_MAX", 0)
+
+    def texts(recaller: Recaller) -> list[tuple[str, str]]:
+        lessons = recaller.recall("add a unit test", files=["tests/foo.test.ts"]).lessons
+        return [(lesson.name, lesson.text) for lesson in lessons]
+
+    recaller = Recaller(loc)
+    for _ in range(2):
+        assert "npm test" in dict(texts(recaller))["testing"]
+    (loc.state_dir / INDEX_FILE).unlink()
+    testing = loc.project_dir / "testing.md"
+    testing.write_text(testing.read_text().replace("npm test", "npm run check"))
+    got = texts(recaller)
+    assert "npm run check" in dict(got)["testing"]
+    assert got == texts(Recaller(loc))

@@ -498,3 +498,47 @@ def test_every_lessons_bound_is_at_least_its_score(tmp_path: Path) -> None:
         assert found is not None
         assert {d for d, v in want.items() if v >= cut} <= set(found)
     assert checked > 1000
+
+
+def test_what_an_open_index_keeps_for_searches_is_dropped_when_the_lessons_change(tmp_path: Path) -> None:
+    """LessonIndex keeps, while its image stays open, what searches read of it: terms' df and
+    skylines, their postings in impact order with their shares, lessons' lengths. Lessons added
+    change all of those (df, the lesson count in every weight, the average length): the next
+    search on the same LessonIndex gives a fresh index's scores, to the bit."""
+    project = tmp_path / "repo" / ".reasonix" / "lessons"
+    project.mkdir(parents=True)
+    rng = random.Random(13)
+    vocab = ["alpha", "beta", "gamma", "delta", "x", "y", "z"]
+    for i in range(300):
+        _write(project, f"l-{i:04d}", "- " + " ".join(rng.choice(vocab) for _ in range(rng.randint(5, 30))))
+    loc = Locations(root=tmp_path / "repo", home=tmp_path / "home")
+    kept = LessonIndex(loc)
+    kept.ensure()
+    terms = tokenize("alpha beta gamma")
+
+    def answer(idx: LessonIndex) -> tuple[list[int], dict[int, float]]:
+        search = relevance.TextSearch(idx, terms)
+        order = list(search.ranked(exclude=set(), min_shared=2, limit=20))
+        # Every lesson's exact score too (lengths of lessons the search did not read).
+        return order, relevance.TextSearch(idx, terms).scores(range(1, idx.n_docs + 1))
+
+    for _ in range(2):
+        answer(kept)
+    assert kept._orders  # what the test is about was kept
+    assert kept._stats
+    assert kept._lengths
+    for j in range(200):  # shorter lessons, "alpha" and "beta" in most: new df, weights, average
+        _write(project, f"m-{j:04d}", "- alpha beta " + "alpha " * rng.randint(0, 3) + f"w{j}")
+    kept.ensure(sweep=True)
+    fresh_index = LessonIndex(loc)
+    fresh_index.ensure()
+    expected = answer(fresh_index)
+    assert expected[0] == _full_order(fresh_index, terms, set())[:20]
+    assert answer(kept) == expected
+    # Built anew (the file lost, a lesson removed): every lesson after it is numbered one lower.
+    (loc.state_dir / "recall-index.sqlite").unlink()
+    (project / "l-0000.md").unlink()
+    kept.ensure(sweep=True)
+    fresh_index = LessonIndex(loc)
+    fresh_index.ensure()
+    assert answer(kept) == answer(fresh_index)
