@@ -18,7 +18,6 @@ import json
 import os
 import sqlite3
 import time
-from array import array
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -46,8 +45,8 @@ ROWS_KEPT = 4096
 # Lessons' texts (the ones a turn returned) kept the same way: a text may be long.
 TEXTS_KEPT = 256
 # Postings searches read in impact order, with their shares (ReadOrder), kept the same way: at
-# most this many in all (24 bytes each).
-READ_KEPT = 1 << 19
+# most this many in all (about 100 bytes each: 13 MB).
+READ_KEPT = 1 << 17
 # A level of those bounds: a 4096th of the largest share a word of one lesson can make.
 LEVELS_PER_SHARE = 4096
 
@@ -72,14 +71,15 @@ class DocInfo(NamedTuple):
 class ReadOrder:
     """A term's postings in impact order as far as searches on one image read them: lesson ids,
     their shares of a score (relevance.TextSearch computes them), lengths, and the bound of what
-    is left after each place a search stopped at."""
+    is left after each place a search stopped at. Lists, not arrays: a warm turn iterates them,
+    and boxing every item again would cost what keeping them saves."""
 
     __slots__ = ("docs", "dls", "rests", "shares")
 
     def __init__(self) -> None:
-        self.docs: array[int] = array("q")
-        self.shares: array[float] = array("d")
-        self.dls: array[int] = array("q")
+        self.docs: list[int] = []
+        self.shares: list[float] = []
+        self.dls: list[int] = []
         self.rests: dict[int, float] = {}
 
 

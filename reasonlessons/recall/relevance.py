@@ -56,8 +56,8 @@ from array import array
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
-from itertools import compress, repeat
-from operator import add, itemgetter, or_
+from itertools import compress
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from reasonlessons.recall import bm25
@@ -66,7 +66,7 @@ from reasonlessons.recall.postings import CODE_MAX, CODE_STEP, TF_CAP, rest_boun
 from reasonlessons.support.tokens import GENERIC
 
 if TYPE_CHECKING:
-    from reasonlessons.recall.index import LessonIndex, ReadOrder
+    from reasonlessons.recall.index import LessonIndex
     from reasonlessons.recall.postings import Dense, Lists
 
 SEED_POSTINGS = 256
@@ -183,40 +183,50 @@ class TextSearch:
     def _read_on(self, term: str, count: int) -> None:
         """Read the next `count` postings of `term` in impact order into the partial sums.
 
-        The postings come with their shares from the index's kept order (`_extend_order` computes
-        them the first time a search on this image reads that far): a doc appears once in a term,
-        so each dict is updated in C, in reading order, adding the same floats as a loop would."""
+        The postings and their shares come from the index's kept order when a search on this
+        image read that far before (the same floats, added in the same order); else they are read
+        from the arrays, and kept."""
         start = self._read[term]
         end = min(start + count, self.df[term])
         kept = self.idx.read_order(term)
-        if len(kept.docs) < end or end not in kept.rests:
-            self._extend_order(term, kept, end)
-        docs = kept.docs[start:end]
-        acc, seen = self._sum, self._seen
-        shares, bit = kept.shares[start:end], self._bit[term]
-        acc.update(zip(docs, map(add, map(acc.get, docs, repeat(0.0)), shares), strict=True))
-        seen.update(zip(docs, map(or_, map(seen.get, docs, repeat(0)), repeat(bit)), strict=True))
-        self._dl.update(zip(docs, kept.dls[start:end], strict=True))
+        acc, seen, bit, length = self._sum, self._seen, self._bit[term], self._dl
+        get, seen_get = acc.get, seen.get
+        rest = kept.rests.get(end)
+        if rest is not None and len(kept.docs) >= end:
+            read = zip(kept.docs[start:end], kept.shares[start:end], kept.dls[start:end], strict=True)
+            for doc, share, dl in read:
+                acc[doc] = get(doc, 0.0) + share
+                seen[doc] = seen_get(doc, 0) | bit
+                length[doc] = dl
+        else:
+            lists = self._arrays(term)
+            impact = self._impact.get(term)
+            if impact is None:
+                impact = self._impact[term] = self.idx.term_impact(term)
+            ids, tfs, dls = lists.ids, lists.tfs, lists.dls
+            top, base, per = self.weight[term] * (K1 + 1.0), K1 * (1.0 - B), K1 * B / self.avgdl
+            docs: list[int] = []
+            shares: list[float] = []
+            lengths: list[int] = []
+            for i in impact[start:end]:
+                doc, tf, dl = ids[i], tfs[i], dls[i]
+                share = top * tf / (tf + base + per * dl)
+                acc[doc] = get(doc, 0.0) + share
+                seen[doc] = seen_get(doc, 0) | bit
+                length[doc] = dl
+                docs.append(doc)
+                shares.append(share)
+                lengths.append(dl)
+            rest = rest_bound(self.weight[term], lists, impact, end, self.avgdl)
+            have = len(kept.docs)
+            if start <= have:  # kept from the first posting on (none when forgotten meanwhile)
+                kept.docs += docs[have - start :]
+                kept.shares += shares[have - start :]
+                kept.dls += lengths[have - start :]
+                kept.rests[end] = rest
         self.work["scanned"] += end - start
         self._read[term] = end
-        self._rest[term] = min(self._rest[term], kept.rests[end])
-
-    def _extend_order(self, term: str, kept: ReadOrder, end: int) -> None:
-        """Extend the term's kept impact order to `end` postings, with the bound of the rest there
-        (it depends on the image only: LessonIndex keeps it for later turns)."""
-        lists = self._arrays(term)
-        impact = self._impact.get(term)
-        if impact is None:
-            impact = self._impact[term] = self.idx.term_impact(term)
-        have = len(kept.docs)
-        if have < end:
-            more = impact[have:end]
-            tfs, dls = list(map(lists.tfs.__getitem__, more)), list(map(lists.dls.__getitem__, more))
-            top, base, per = self.weight[term] * (K1 + 1.0), K1 * (1.0 - B), K1 * B / self.avgdl
-            kept.shares.extend([top * tf / (tf + base + per * dl) for tf, dl in zip(tfs, dls, strict=True)])
-            kept.docs.extend(map(lists.ids.__getitem__, more))
-            kept.dls.extend(dls)
-        kept.rests[end] = rest_bound(self.weight[term], lists, impact, end, self.avgdl)
+        self._rest[term] = min(self._rest[term], rest)
 
     def _read_best(self) -> bool:
         """Read a chunk of the term whose unread postings can score most; False when all are read."""
