@@ -106,6 +106,18 @@ def _journal(raw: bytes) -> tuple[str | None, list[bytes]]:
     return None, lines
 
 
+def _mark_of(data: dict[str, Any]) -> dict[str, Any]:
+    """The document's mark of the journal records it holds (`{"id", "records"}`; {} for none)."""
+    mark = data.get("journal")
+    return mark if isinstance(mark, dict) else {}
+
+
+def _unheld(mark: dict[str, Any], journal: str | None, lines: list[bytes]) -> list[bytes]:
+    """The journal's record lines that a document marked `mark` does not hold yet."""
+    held = mark.get("records") if journal is not None and mark.get("id") == journal else 0
+    return lines[held:] if isinstance(held, int) and held > 0 else lines
+
+
 def _header() -> bytes:
     return json.dumps({"journal": os.urandom(8).hex()}).encode("utf-8")
 
@@ -160,12 +172,9 @@ class Counters:
         self._lessons = lessons if isinstance(lessons, dict) else {}
         self._sessions = sessions if isinstance(sessions, dict) else {}
         self._recent = recent if isinstance(recent, list) else []
-        mark = data.get("journal")
-        self._mark = mark if isinstance(mark, dict) else {}
         journal, lines = self._read_journal()
-        held = self._mark.get("records") if journal is not None and self._mark.get("id") == journal else 0
         latest = ""
-        for line in lines[held if isinstance(held, int) and held > 0 else 0 :]:
+        for line in _unheld(_mark_of(data), journal, lines):
             latest = max(latest, self._fold(line))
         if latest:  # once, not per record: a fold of a hundred turns stays linear
             self._prune_sessions(dt.datetime.fromisoformat(latest))
@@ -205,26 +214,26 @@ class Counters:
             return set()
         sid = session_key(session)
         if not self._loaded:
-            return self._seen_unread(sid)
+            unread = self._seen_unread(sid)
+            if unread is not None:
+                return unread
+            self._load()  # a damaged document: read everything (the turn's flush rebuilds it and says so)
         entry = self._sessions.get(sid)
         seen = entry.get("seen") if isinstance(entry, dict) else None
         return {str(k) for k in seen} if isinstance(seen, list) else set()
 
-    def _seen_unread(self, sid: str) -> set[str]:
+    def _seen_unread(self, sid: str) -> set[str] | None:
+        """`seen` from the document and the journal lines naming `sid`; None when the document is damaged."""
         data, damaged = _read(self.path, COUNTERS_KIND)
-        if damaged:  # read everything: the turn's flush rebuilds the document and says so
-            self._load()
-            return self.seen(sid)
+        if damaged:
+            return None
         sessions = data.get("sessions")
         entry = sessions.get(sid) if isinstance(sessions, dict) else None
         before = entry.get("seen") if isinstance(entry, dict) else None
         out = {str(k) for k in before} if isinstance(before, list) else set()
-        mark = data.get("journal")
-        mark = mark if isinstance(mark, dict) else {}
         journal, lines = self._read_journal()
-        held = mark.get("records") if journal is not None and mark.get("id") == journal else 0
         needle = b'"session":' + json.dumps(sid).encode("utf-8")
-        for line in lines[held if isinstance(held, int) and held > 0 else 0 :]:
+        for line in _unheld(_mark_of(data), journal, lines):
             if needle not in line:
                 continue
             try:

@@ -46,6 +46,17 @@ def test_a_corrupt_counters_file_reads_as_empty_and_is_rebuilt(tmp_path: Path, g
     assert not Counters.load(tmp_path).damaged
 
 
+def test_a_damaged_document_still_answers_a_sessions_lessons_by_its_key(tmp_path: Path) -> None:
+    """With the document damaged, `seen` reads everything: the session is looked up by the key it
+    was recorded under, even one cut at MAX_SESSION_ID that ends in a space (keyed once, not twice)."""
+    session = "a" * (counters_module.MAX_SESSION_ID - 1) + " b"
+    first = Counters.load(tmp_path)
+    first.record(["project:testing"], now=NOW, session=session)
+    assert first.flush() is False  # appended to the journal only
+    (tmp_path / COUNTERS_FILE).write_bytes(b"{not json")
+    assert Counters.load(tmp_path).seen(session) == {"project:testing"}
+
+
 def test_sessions_expire_and_are_bounded(tmp_path: Path) -> None:
     counters = Counters.load(tmp_path)
     counters.record(["project:a"], now=NOW - dt.timedelta(days=8), session="old")
