@@ -102,12 +102,17 @@ def read_sessions(
 def _each_drafted(
     waiting: list[SessionRead], facts: RepoFacts | None, settings: Config
 ) -> Iterator[SessionRead]:
-    """The waiting sessions in order, each drafted just before it is handed out (and taken out of
-    `waiting` only then: one whose drafts failed stays, and so does what follows it)."""
+    """The waiting sessions in order, each drafted just before it is handed out. One whose drafts
+    fail stops the read there: it and the sessions after it are dropped from `waiting`, so a
+    caller draining `waiting` on the way out does not draft it again."""
     while waiting:
         session = waiting[0]
         if facts is not None:
-            _draft(session, facts, settings)
+            try:
+                _draft(session, facts, settings)
+            except READ_ERRORS:
+                waiting.clear()
+                raise
         del waiting[0]
         yield session
 

@@ -164,3 +164,35 @@ def test_the_sessions_that_ended_before_a_read_error_are_drafted(
         sessions.extend(read_sessions(job, FileRead()))
     assert [s.obs.session_id for s in sessions] == ended
     assert drafted == ended
+
+
+def test_a_session_whose_drafts_fail_stops_the_read_there_and_is_drafted_once(
+    monkeypatch: pytest.MonkeyPatch, make_repo: Any, tmp_path: Path
+) -> None:
+    # 40 sessions of 3 events; drafting the sixth fails: the five before it are kept, nothing after.
+    def read(path: Path, *, stats: ReadStats, **_: object) -> Iterator[Event]:
+        yield from _events(121, 3, stats)
+
+    drafted: list[str] = []
+    draft = reading._draft
+
+    def failing(session: reading.SessionRead, *args: Any) -> None:
+        drafted.append(session.obs.session_id)
+        if session.obs.session_id == "s5":
+            raise ValueError("draft failed")
+        draft(session, *args)
+
+    _stub(monkeypatch, read)
+    monkeypatch.setattr(reading, "_draft", failing)
+    job = ReadJob(tmp_path / "x.jsonl", "stub", 0, 0, None, {}, str(make_repo("capture-node")))
+    whole = read_file(job)
+    assert whole.failed == "draft failed"
+    kept = [f"s{n}" for n in range(5)]
+    assert [s.obs.session_id for s in whole.sessions] == kept
+    assert drafted == [*kept, "s5"]  # not drafted again on the way out
+    drafted.clear()
+    sessions: list[reading.SessionRead] = []
+    with pytest.raises(ValueError, match="draft failed"):
+        sessions.extend(read_sessions(job, FileRead()))
+    assert [s.obs.session_id for s in sessions] == kept
+    assert drafted == [*kept, "s5"]
